@@ -1,0 +1,175 @@
+//! Facts about `llvm.func` ops that every pass needs: is it a kernel, what
+//! are its parameter attributes, and how to mark a parameter.
+//!
+//! Kernels are recognised by the `ptx_kernelcc` calling convention (what
+//! `mlir-translate --import-llvm` makes of clang's `ptx_kernel`) or by the
+//! `nvvm.kernel` attribute (what MLIR's GPU lowering produces).
+
+use melior::{
+        ir::{
+        attribute::{ArrayAttribute, Attribute, AttributeLike},
+        operation::OperationLike,
+        BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value,
+    },
+    ContextRef,
+};
+
+/// Name of the unit attribute that marks a kernel.
+pub const NVVM_KERNEL: &str = "nvvm.kernel";
+/// Name of the parameter attribute that makes a byval parameter a grid constant.
+pub const NVVM_GRID_CONSTANT: &str = "nvvm.grid_constant";
+/// Name of the parameter attribute that carries a byval type.
+pub const LLVM_BYVAL: &str = "llvm.byval";
+
+/// Whether `func` (an `llvm.func`) is a kernel.
+pub fn is_kernel(func: OperationRef) -> bool {
+    func.has_attribute(NVVM_KERNEL)
+        || func
+            .attribute("CConv")
+            .map(|cconv| cconv.to_string() == "#llvm.cconv<ptx_kernelcc>")
+            .unwrap_or(false)
+}
+
+/// The `llvm.func` that encloses `op` (or `op` itself).
+pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = Some(op);
+    while let Some(candidate) = current {
+        if candidate.name().as_string_ref().as_str() == Ok("llvm.func") {
+            return Some(candidate);
+        }
+        current = candidate.parent_operation();
+    }
+    None
+}
+
+/// If `value` is a parameter of `func` (an argument of its entry block),
+/// its index.
+pub fn parameter_index(func: OperationRef, value: Value) -> Option<usize> {
+    let argument = melior::ir::block::BlockArgument::try_from(value).ok()?;
+    let owner: BlockRef = argument.owner();
+    let entry = func.region(0).ok()?.first_block()?;
+    (owner == entry).then(|| argument.argument_number())
+}
+
+/// The attribute dictionary of parameter `index` of `func`, if it has one.
+pub fn parameter_attribute<'c>(
+    func: OperationRef<'c, '_>,
+    index: usize,
+    name: &str,
+) -> Option<Attribute<'c>> {
+    let all = ArrayAttribute::try_from(func.attribute("arg_attrs").ok()?).ok()?;
+    let dictionary = all.element(index).ok()?;
+    // SAFETY: reading a named entry of a live dictionary attribute.
+    let raw = unsafe {
+        mlir_sys::mlirDictionaryAttrGetElementByName(
+            dictionary.to_raw(),
+            melior::StringRef::new(name).to_raw(),
+        )
+    };
+    (!raw.ptr.is_null()).then(|| unsafe { Attribute::from_raw(raw) })
+}
+
+/// Sets `name = value` in the attributes of parameter `index` of `func`,
+/// creating the `arg_attrs` array if the function has none.
+pub fn set_parameter_attribute<'c>(
+    func: OperationRef<'c, '_>,
+    index: usize,
+    name: &str,
+    value: Attribute<'c>,
+) {
+    let context = func.context();
+    let count = parameter_count(func);
+    let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    let mut dictionaries = Vec::with_capacity(count);
+    for position in 0..count {
+        let mut entries: Vec<(Identifier, Attribute)> = existing
+            .and_then(|array| array.element(position).ok())
+            .map(dictionary_entries)
+            .unwrap_or_default();
+        if position == index {
+            entries.retain(|(key, _)| key.as_string_ref().as_str() != Ok(name));
+            entries.push((Identifier::new(context_ref(&context), name), value));
+        }
+        dictionaries.push(dictionary(&context, &entries));
+    }
+    let array = ArrayAttribute::new(context_ref(&context), &dictionaries);
+    // SAFETY: `arg_attrs` is an inherent attribute of llvm.func.
+    unsafe {
+        mlir_sys::mlirOperationSetInherentAttributeByName(
+            func.to_raw(),
+            melior::StringRef::new("arg_attrs").to_raw(),
+            array.to_raw(),
+        );
+    }
+}
+
+/// Marks `func` as a kernel with the `nvvm.kernel` unit attribute.
+pub fn mark_kernel(func: OperationRef) {
+    if !func.has_attribute(NVVM_KERNEL) {
+        let unit = Attribute::unit(context_ref(&func.context()));
+        // SAFETY: `func` is live; setting a discardable attribute does not
+        // invalidate anything.
+        unsafe {
+            mlir_sys::mlirOperationSetDiscardableAttributeByName(
+                func.to_raw(),
+                melior::StringRef::new(NVVM_KERNEL).to_raw(),
+                unit.to_raw(),
+            );
+        }
+    }
+}
+
+/// Number of parameters of an `llvm.func` (arguments of its entry block, or
+/// of its function type for a declaration).
+pub fn parameter_count(func: OperationRef) -> usize {
+    if let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) {
+        return entry.argument_count();
+    }
+    func.attribute("function_type")
+        .ok()
+        .map(|t| unsafe { mlir_sys::mlirTypeAttrGetValue(t.to_raw()) })
+        .map(|t| unsafe { mlir_sys::mlirLLVMFunctionTypeGetNumInputs(t) } as usize)
+        .unwrap_or(0)
+}
+
+fn dictionary_entries(dictionary: Attribute) -> Vec<(Identifier, Attribute)> {
+    // SAFETY: reading entries of a live attribute; non-dictionaries have none.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADictionary(dictionary.to_raw()) {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirDictionaryAttrGetNumElements(dictionary.to_raw()))
+            .map(|i| {
+                let named = mlir_sys::mlirDictionaryAttrGetElement(dictionary.to_raw(), i);
+                (Identifier::from_raw(named.name), Attribute::from_raw(named.attribute))
+            })
+            .collect()
+    }
+}
+
+fn dictionary<'c>(context: &ContextRef<'c>, entries: &[(Identifier<'c>, Attribute<'c>)]) -> Attribute<'c> {
+    let named: Vec<_> = entries
+        .iter()
+        .map(|(name, value)| mlir_sys::MlirNamedAttribute { name: name.to_raw(), attribute: value.to_raw() })
+        .collect();
+    // SAFETY: the context is alive and `named` outlives the call.
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(
+            context_ref(context).to_raw(),
+            named.len() as isize,
+            named.as_ptr(),
+        ))
+    }
+}
+
+fn context_ref<'c>(context: &ContextRef<'c>) -> &'c melior::Context {
+    // SAFETY: a ContextRef points at a context that outlives 'c.
+    unsafe { context.to_ref() }
+}
+
+/// Whether a value is produced by an op of the given name, and that op.
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    (owner.name().as_string_ref().as_str() == Ok(name)).then_some(owner)
+}

@@ -1,0 +1,17 @@
+//! The ptxcc passes and the analyses they share.
+//!
+//! One module per pass or conversion, each exposing its logic as plain
+//! functions (`populate_*_patterns`, `convert_*`) and a thin pass wrapper:
+//!
+//! | module | pass | status |
+//! |---|---|---|
+//! | [`ptxcc_to_llvm`] | `convert-ptxcc-to-llvm` | every ptxcc op lowered |
+//!
+//! [`options`] holds the option parsing every pass shares and [`kernel`] the
+//! facts about `llvm.func` ops (kernel or not, parameter attributes).
+
+pub mod kernel;
+pub mod options;
+pub mod ptxcc_to_llvm;
+
+pub use options::{OptionError, OptionInfo, PassOptions};

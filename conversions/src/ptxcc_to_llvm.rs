@@ -1,0 +1,291 @@
+//! `convert-ptxcc-to-llvm`: every `ptxcc` op becomes LLVM/NVVM-dialect ops.
+//!
+//! | op | becomes |
+//! |---|---|
+//! | `load_param` | `llvm.getelementptr` (i8, constant offset; none for 0) + `llvm.load` from `!llvm.ptr<101>` with the op's alignment |
+//! | `param_to_generic` | `llvm.addrspacecast` 101 -> 0; the kernel parameter gets `nvvm.grid_constant`, the function `nvvm.kernel` |
+//! | `param_to_global` | `llvm.addrspacecast` 101 -> 0 -> 1 (NVPTX cannot cast param to global directly); marks as above |
+//! | `generic_to_as` | `llvm.addrspacecast` 0 -> N |
+//! | `copy_param` | loads/stores of the widest width the alignment allows, up to `inline-copy-threshold` bytes; `llvm.intr.memcpy` above |
+//!
+//! Without the `nvvm.grid_constant` mark `llc` runs its own NVPTXLowerArgs on
+//! the output and copies the whole struct to local memory instead of
+//! emitting `cvta.param`.
+//!
+//! The conversion first checks everything it needs (the ops verify, each
+//! param-space cast leads back to a `byval` parameter of a kernel); if
+//! anything is wrong it reports every problem at its location and leaves the
+//! function untouched.
+
+mod casts;
+mod copy_param;
+mod load_param;
+
+use melior::{
+    ir::{
+        operation::{OperationLike, WalkOrder, WalkResult},
+        OperationRef, ValueLike,
+    },
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    RewritePatternSet,
+    Context, ContextRef,
+};
+use ptxcc_dialect::verify::emit_error;
+
+pub use casts::{param_space_parameter, populate_cast_patterns};
+pub use copy_param::{plan_inline_copy, populate_copy_param_patterns, Access, AccessKind};
+pub use load_param::populate_load_param_patterns;
+
+use crate::options::{format_options, parse_bool, parse_u64, OptionError, OptionInfo, PassOptions};
+
+/// Options of `convert-ptxcc-to-llvm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvertPtxccToLlvmOptions {
+    /// Copies of at most this many bytes are expanded inline; larger ones
+    /// become `llvm.intr.memcpy` (seed 001's `nvptx-byval-inline-threshold`).
+    pub inline_copy_threshold: u64,
+    /// Use `vector<4xi32>`/`vector<2xi32>` accesses for aligned copies (seed
+    /// 001's `nvptx-byval-vector`); scalars of at most 8 bytes otherwise.
+    pub vector_copy: bool,
+}
+
+impl Default for ConvertPtxccToLlvmOptions {
+    fn default() -> Self {
+        Self { inline_copy_threshold: 256, vector_copy: true }
+    }
+}
+
+impl PassOptions for ConvertPtxccToLlvmOptions {
+    const PASS: &'static str = "convert-ptxcc-to-llvm";
+    const OPTIONS: &'static [OptionInfo] = &[
+        OptionInfo {
+            name: "inline-copy-threshold",
+            default: "256",
+            description: "copy_param of at most this many bytes is expanded into loads and stores; larger copies become llvm.intr.memcpy",
+        },
+        OptionInfo {
+            name: "vector-copy",
+            default: "true",
+            description: "expand copies with v4/v2 accesses when the alignment allows",
+        },
+    ];
+
+    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        match name {
+            "inline-copy-threshold" => self.inline_copy_threshold = parse_u64(Self::PASS, name, value)?,
+            "vector-copy" => self.vector_copy = parse_bool(Self::PASS, name, value)?,
+            _ => unreachable!("PassOptions::parse checks names against OPTIONS"),
+        }
+        Ok(())
+    }
+
+    fn to_text(&self) -> String {
+        format_options(&[
+            ("inline-copy-threshold", self.inline_copy_threshold.to_string()),
+            ("vector-copy", self.vector_copy.to_string()),
+        ])
+    }
+}
+
+/// Why the conversion failed; the details went out as diagnostics.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ConversionError {
+    /// Some ptxcc ops do not verify or cannot be lowered (reported at their locations).
+    #[error("{0} ptxcc op(s) cannot be lowered")]
+    Illegal(usize),
+}
+
+/// Adds every lowering pattern of the conversion to `patterns`.
+pub fn populate_ptxcc_to_llvm_patterns(
+    patterns: &RewritePatternSet,
+    context: &Context,
+    options: &ConvertPtxccToLlvmOptions,
+) {
+    populate_load_param_patterns(patterns, context);
+    populate_cast_patterns(patterns, context);
+    populate_copy_param_patterns(patterns, context, options);
+}
+
+/// Lowers every ptxcc op inside `root` (an `llvm.func`, or a module).
+///
+/// Checks first and changes nothing when a check fails: the ops must verify
+/// ([`ptxcc_dialect::verify()`]), `load_param` offsets must fit a GEP index,
+/// and every `param_to_generic`/`param_to_global` must convert the
+/// param-space view of a `byval` parameter of the kernel it is in. Then marks
+/// those parameters `nvvm.grid_constant` (and the kernel `nvvm.kernel`) and
+/// applies the patterns once to every op.
+pub fn convert_ptxcc_to_llvm(
+    root: OperationRef,
+    options: &ConvertPtxccToLlvmOptions,
+) -> Result<(), ConversionError> {
+    if let Err(error) = ptxcc_dialect::verify(root) {
+        return Err(ConversionError::Illegal(error.count));
+    }
+    let mut problems = 0;
+    let mut grid_constants = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        match load_param::check(op).and_then(|()| casts::check(op)) {
+            Ok(Some(index)) => grid_constants.push((op.to_raw(), index)),
+            Ok(None) => {}
+            Err(message) => {
+                emit_error(op.location(), &message);
+                problems += 1;
+            }
+        }
+        WalkResult::Advance
+    });
+    if problems > 0 {
+        return Err(ConversionError::Illegal(problems));
+    }
+    for (raw_op, index) in grid_constants {
+        // SAFETY: nothing was erased since the walk collected the op.
+        let op = unsafe { OperationRef::from_raw(raw_op) };
+        if let Some(func) = crate::kernel::enclosing_function(op) {
+            casts::mark_grid_constant(func, index);
+        }
+    }
+
+    let context = context_of(root);
+    let patterns = RewritePatternSet::new(&context);
+    populate_ptxcc_to_llvm_patterns(&patterns, &context, options);
+    melior::walk_and_apply_patterns(root, patterns.freeze());
+
+    let mut left = 0;
+    root.walk(WalkOrder::PreOrder, |op| {
+        if ptxcc_dialect::OpInfo::find(op.name().as_string_ref().as_str().unwrap_or_default()).is_some() {
+            emit_error(op.location(), "failed to lower this ptxcc op to the LLVM dialect");
+            left += 1;
+        }
+        WalkResult::Advance
+    });
+    if left > 0 {
+        return Err(ConversionError::Illegal(left));
+    }
+    Ok(())
+}
+
+/// The context of an op, kept where melior builders that want a `&Context`
+/// can borrow it from.
+pub(crate) struct BorrowedContext<'c>(ContextRef<'c>);
+
+impl std::ops::Deref for BorrowedContext<'_> {
+    type Target = Context;
+
+    fn deref(&self) -> &Context {
+        // SAFETY: `ContextRef` has the layout of `Context`; the reference
+        // points into `self`, which lives as long as the borrow.
+        unsafe { self.0.to_ref() }
+    }
+}
+
+/// The context of `op`.
+pub(crate) fn context_of<'c>(op: OperationRef<'c, '_>) -> BorrowedContext<'c> {
+    BorrowedContext(op.context())
+}
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+#[derive(Clone)]
+struct ConvertPtxccToLlvmPass(ConvertPtxccToLlvmOptions);
+
+impl<'c> RunExternalPass<'c> for ConvertPtxccToLlvmPass {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if convert_ptxcc_to_llvm(operation, &self.0).is_err() {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// The `convert-ptxcc-to-llvm` pass, anchored on `llvm.func`.
+pub fn create_convert_ptxcc_to_llvm_pass(options: &ConvertPtxccToLlvmOptions) -> Pass {
+    create_external(
+        ConvertPtxccToLlvmPass(*options),
+        melior::ir::r#type::TypeId::create(&PASS_ID),
+        "ConvertPtxccToLlvm",
+        ConvertPtxccToLlvmOptions::PASS,
+        "Lower every ptxcc op to LLVM/NVVM-dialect ops",
+        "llvm.func",
+        &[],
+    )
+}
+
+/// Builds the replacement of one op at its position.
+pub(crate) struct Emitter<'c> {
+    rewriter: melior::RewriterBase<'c, 'c>,
+    /// The context, for type and attribute builders.
+    pub context: &'c Context,
+    /// The location of the op being replaced; every new op gets it.
+    pub location: melior::ir::Location<'c>,
+}
+
+impl<'c> Emitter<'c> {
+    /// Inserts `operation` before the op being replaced and returns its first
+    /// result (if any).
+    pub fn emit(&self, operation: melior::ir::Operation<'c>) -> Option<melior::ir::Value<'c, 'c>> {
+        let inserted = self.rewriter.insert(operation);
+        let result = inserted.result(0).ok().map(|r| r.to_raw());
+        // SAFETY: the result belongs to an op owned by the IR, which outlives
+        // this rewrite; melior values carry no ownership.
+        result.map(|raw| unsafe { melior::ir::Value::from_raw(raw) })
+    }
+
+    /// Parses a type in the emitter's context.
+    pub fn parse_type(&self, text: &str) -> melior::ir::Type<'c> {
+        melior::ir::Type::parse(self.context, text).unwrap_or_else(|| panic!("bad built-in type {text}"))
+    }
+}
+
+/// Adds a pattern that replaces every `root` op with what `lower` builds.
+///
+/// `lower` returns the values that replace the op's results (empty for an op
+/// without results), or `None` to leave the op alone.
+pub(crate) fn add_lowering<F>(patterns: &RewritePatternSet, context: &Context, root: &'static str, lower: F)
+where
+    F: for<'c> Fn(&Emitter<'c>, OperationRef<'c, 'c>) -> Option<Vec<melior::ir::Value<'c, 'c>>> + 'static,
+{
+    let pattern = melior::create_op_rewrite_pattern(
+        root,
+        1,
+        context,
+        move |_, raw_op, raw_rewriter| {
+            // SAFETY: MLIR hands the callback a live op and rewriter; the
+            // lifetimes melior attaches to them are phantom.
+            let (op, base) = unsafe {
+                (
+                    OperationRef::from_raw(raw_op),
+                    melior::RewriterBase::from_raw(mlir_sys::mlirPatternRewriterAsBase(raw_rewriter)),
+                )
+            };
+            base.set_insertion_point_before(op);
+            let context = context_of(op);
+            let emitter = Emitter { rewriter: base, context: &context, location: op.location() };
+            match lower(&emitter, op) {
+                Some(values) => {
+                    if values.is_empty() {
+                        base.erase_op(op);
+                    } else {
+                        base.replace_op_with_values(op, &values);
+                    }
+                    true
+                }
+                None => false,
+            }
+        },
+        &[],
+    );
+    patterns.add(pattern);
+}
+
+/// The value of an integer attribute of `op` (0 when absent; callers run
+/// after verification).
+pub(crate) fn integer_attribute(op: OperationRef, name: &str) -> i64 {
+    op.attribute(name)
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value())
+        .unwrap_or_default()
+}

@@ -1,0 +1,108 @@
+//! The address-space conversions: `param_to_generic`, `param_to_global`,
+//! `generic_to_as` -> `llvm.addrspacecast`.
+
+use melior::{
+    ir::BlockLike as _,
+    ir::{
+        attribute::Attribute, operation::OperationBuilder, operation::OperationLike, OperationRef,
+        Type, Value, ValueLike,
+    },
+    RewritePatternSet,
+    Context,
+};
+use ptxcc_dialect::{address_space, names, types::pointer_type};
+
+use super::{add_lowering, context_of, Emitter};
+use crate::kernel::{
+    defining_op, enclosing_function, is_kernel, mark_kernel, parameter_attribute, parameter_index,
+    set_parameter_attribute, LLVM_BYVAL, NVVM_GRID_CONSTANT,
+};
+
+/// The kernel parameter whose param-space view `value` is: follows
+/// `llvm.getelementptr` and `llvm.addrspacecast` back to an argument of the
+/// function's entry block. Returns the function and the parameter index.
+pub fn param_space_parameter<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, usize)> {
+    let mut current = value;
+    loop {
+        if let Some(op) = defining_op(current, "llvm.getelementptr").or_else(|| defining_op(current, "llvm.addrspacecast")) {
+            current = op.operand(0).ok()?;
+            continue;
+        }
+        let argument = melior::ir::block::BlockArgument::try_from(current).ok()?;
+        let owner = argument.owner().parent_operation()?;
+        // SAFETY: the function is part of the IR the value lives in; only the
+        // borrow melior ties to the block argument ends here.
+        let func = unsafe { OperationRef::from_raw(owner.to_raw()) };
+        return parameter_index(func, current).map(|index| (func, index));
+    }
+}
+
+/// Checks a param-space cast: it is inside a kernel and converts the
+/// param-space view of one of its `byval` parameters. Returns that parameter
+/// (to be marked a grid constant), or `None` for other ops.
+pub(super) fn check(op: OperationRef) -> Result<Option<usize>, String> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    if name != names::PARAM_TO_GENERIC && name != names::PARAM_TO_GLOBAL {
+        return Ok(None);
+    }
+    let Some(func) = enclosing_function(op) else {
+        return Err(format!("'{name}' op must be inside an llvm.func"));
+    };
+    if !is_kernel(func) {
+        return Err(format!(
+            "'{name}' op is only valid in a kernel (ptx_kernelcc or nvvm.kernel): cvta.param on a device function's parameter gives an invalid pointer"
+        ));
+    }
+    let source = op.operand(0).map_err(|e| e.to_string())?;
+    match param_space_parameter(source) {
+        Some((owner, index)) if owner == func => {
+            if parameter_attribute(func, index, LLVM_BYVAL).is_none() {
+                return Err(format!(
+                    "'{name}' op converts the param-space view of parameter {index}, which is not a byval parameter"
+                ));
+            }
+            Ok(Some(index))
+        }
+        _ => Err(format!(
+            "'{name}' op must convert the param-space view (llvm.addrspacecast to !llvm.ptr<101>) of a byval parameter of the enclosing kernel"
+        )),
+    }
+}
+
+/// Marks parameter `index` of `func` `nvvm.grid_constant` and `func`
+/// `nvvm.kernel` (MLIR's translation accepts the former only with the latter).
+pub(super) fn mark_grid_constant(func: OperationRef, index: usize) {
+    let context = context_of(func);
+    mark_kernel(func);
+    set_parameter_attribute(func, index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
+}
+
+fn addrspacecast<'c>(emit: &Emitter<'c>, value: Value<'c, 'c>, to: Type<'c>) -> Option<Value<'c, 'c>> {
+    emit.emit(
+        OperationBuilder::new("llvm.addrspacecast", emit.location)
+            .add_operands(&[value])
+            .add_results(&[to])
+            .build()
+            .ok()?,
+    )
+}
+
+/// Adds `ParamToGenericLowering`, `ParamToGlobalLowering` and
+/// `GenericToAsLowering`.
+pub fn populate_cast_patterns(patterns: &RewritePatternSet, context: &Context) {
+    add_lowering(patterns, context, names::PARAM_TO_GENERIC, |emit, op| {
+        let generic = pointer_type(emit.context, address_space::GENERIC);
+        Some(vec![addrspacecast(emit, op.operand(0).ok()?, generic)?])
+    });
+    add_lowering(patterns, context, names::PARAM_TO_GLOBAL, |emit, op| {
+        let generic = pointer_type(emit.context, address_space::GENERIC);
+        let global = pointer_type(emit.context, address_space::GLOBAL);
+        let cast = addrspacecast(emit, op.operand(0).ok()?, generic)?;
+        Some(vec![addrspacecast(emit, cast, global)?])
+    });
+    add_lowering(patterns, context, names::GENERIC_TO_AS, |emit, op| {
+        let to = op.result(0).ok()?.r#type();
+        Some(vec![addrspacecast(emit, op.operand(0).ok()?, to)?])
+    });
+}

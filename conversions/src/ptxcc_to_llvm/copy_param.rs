@@ -1,0 +1,234 @@
+//! `ptxcc.copy_param` -> vector/scalar loads and stores, or `llvm.intr.memcpy`.
+
+use melior::{
+    dialect::llvm::{self, LoadStoreOptions},
+    ir::{
+        attribute::{Attribute, DenseI32ArrayAttribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        Identifier, Value, ValueLike,
+    },
+    RewritePatternSet,
+    Context,
+};
+use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::pointer_type};
+
+use super::{add_lowering, integer_attribute, ConvertPtxccToLlvmOptions, Emitter};
+
+/// The type of one access of an inline copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    /// `vector<4xi32>`: 16 bytes, `ld.param.v4.b32` / `st.local.v4.b32`.
+    V4I32,
+    /// `vector<2xi32>`: 8 bytes, `ld.param.v2.b32`.
+    V2I32,
+    /// `i64`.
+    I64,
+    /// `i32`.
+    I32,
+    /// `i16`.
+    I16,
+    /// `i8`.
+    I8,
+}
+
+impl AccessKind {
+    /// Bytes moved by one access.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Self::V4I32 => 16,
+            Self::V2I32 | Self::I64 => 8,
+            Self::I32 => 4,
+            Self::I16 => 2,
+            Self::I8 => 1,
+        }
+    }
+
+    /// The MLIR type of the access.
+    pub fn mlir_type(self) -> &'static str {
+        match self {
+            Self::V4I32 => "vector<4xi32>",
+            Self::V2I32 => "vector<2xi32>",
+            Self::I64 => "i64",
+            Self::I32 => "i32",
+            Self::I16 => "i16",
+            Self::I8 => "i8",
+        }
+    }
+
+    fn of_width(bytes: u64, vector_copy: bool) -> Self {
+        match (bytes, vector_copy) {
+            (16, _) => Self::V4I32,
+            (8, true) => Self::V2I32,
+            (8, false) => Self::I64,
+            (4, _) => Self::I32,
+            (2, _) => Self::I16,
+            _ => Self::I8,
+        }
+    }
+}
+
+/// One load/store pair of an inline copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// Byte offset from the start of both sides.
+    pub offset: u64,
+    /// What is moved.
+    pub kind: AccessKind,
+}
+
+/// The accesses that copy `size` bytes between two buffers aligned to
+/// `alignment` (a power of two): the widest width the alignment allows (16
+/// bytes with `vector_copy`, 8 without), then narrower ones for the tail.
+/// Every access is aligned to its own width.
+pub fn plan_inline_copy(size: u64, alignment: u64, vector_copy: bool) -> Vec<Access> {
+    let widest = alignment.clamp(1, if vector_copy { 16 } else { 8 });
+    let mut accesses = Vec::new();
+    let mut offset = 0;
+    while offset < size {
+        let mut width = widest;
+        while width > size - offset {
+            width /= 2;
+        }
+        accesses.push(Access { offset, kind: AccessKind::of_width(width, vector_copy) });
+        offset += width;
+    }
+    accesses
+}
+
+fn at_offset<'c>(emit: &Emitter<'c>, base: Value<'c, 'c>, offset: u64) -> Option<Value<'c, 'c>> {
+    if offset == 0 {
+        return Some(base);
+    }
+    emit.emit(llvm::get_element_ptr(
+        emit.context,
+        base,
+        DenseI32ArrayAttribute::new(emit.context, &[i32::try_from(offset).ok()?]),
+        IntegerType::new(emit.context, 8).into(),
+        base.r#type(),
+        emit.location,
+    ))
+}
+
+fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
+    let i64_type = IntegerType::new(emit.context, 64).into();
+    LoadStoreOptions::new().align(Some(IntegerAttribute::new(i64_type, alignment as i64)))
+}
+
+/// Adds `CopyParamLowering`.
+///
+/// Inline copies load every part first and then store them, so that `llc`
+/// keeps the `ld.param.v4` / `st.local.v4` pairs. Copies above the
+/// threshold become `llvm.intr.memcpy` with both alignments.
+///
+/// A destination in the local space is cast to generic first and addressed
+/// from there: `llc` 22's NVPTXLowerAlloca replaces every use of an
+/// `addrspace(5)` alloca with a generic cast, which leaves a GEP on it (ours,
+/// or the one a memcpy expands into) in the wrong address space, and `llc`
+/// aborts ("GEP address space doesn't match type"). Its address-space
+/// inference still turns the generic stores into `st.local`.
+pub fn populate_copy_param_patterns(
+    patterns: &RewritePatternSet,
+    context: &Context,
+    options: &ConvertPtxccToLlvmOptions,
+) {
+    let options = *options;
+    add_lowering(patterns, context, names::COPY_PARAM, move |emit, op| {
+        let src = op.operand(0).ok()?;
+        let mut dst = op.operand(1).ok()?;
+        let size = u64::try_from(integer_attribute(op, "size")).ok()?;
+        let alignment = u64::try_from(integer_attribute(op, "alignment")).ok()?;
+        if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {
+            let generic = pointer_type(emit.context, address_space::GENERIC);
+            dst = emit.emit(
+                OperationBuilder::new("llvm.addrspacecast", emit.location)
+                    .add_operands(&[dst])
+                    .add_results(&[generic])
+                    .build()
+                    .ok()?,
+            )?;
+        }
+        if size <= options.inline_copy_threshold {
+            let plan = plan_inline_copy(size, alignment, options.vector_copy);
+            let mut parts = Vec::with_capacity(plan.len());
+            for access in &plan {
+                let r#type = emit.parse_type(access.kind.mlir_type());
+                let from = at_offset(emit, src, access.offset)?;
+                let options = aligned(emit, access.kind.bytes());
+                parts.push(emit.emit(llvm::load(emit.context, from, r#type, emit.location, options))?);
+            }
+            for (access, value) in plan.iter().zip(parts) {
+                let to = at_offset(emit, dst, access.offset)?;
+                let options = aligned(emit, access.kind.bytes());
+                emit.emit(llvm::store(emit.context, value, to, emit.location, options));
+            }
+            return Some(vec![]);
+        }
+        let i64_type = IntegerType::new(emit.context, 64).into();
+        let length = emit.emit(
+            OperationBuilder::new("llvm.mlir.constant", emit.location)
+                .add_attributes(&[(
+                    Identifier::new(emit.context, "value"),
+                    IntegerAttribute::new(i64_type, size as i64).into(),
+                )])
+                .add_results(&[i64_type])
+                .build()
+                .ok()?,
+        )?;
+        let arg_attrs = format!("[{{llvm.align = {alignment} : i64}}, {{llvm.align = {alignment} : i64}}, {{}}]");
+        emit.emit(
+            OperationBuilder::new("llvm.intr.memcpy", emit.location)
+                .add_operands(&[dst, src, length])
+                .add_attributes(&[
+                    (Identifier::new(emit.context, "isVolatile"), Attribute::parse(emit.context, "false")?),
+                    (Identifier::new(emit.context, "arg_attrs"), Attribute::parse(emit.context, &arg_attrs)?),
+                ])
+                .build()
+                .ok()?,
+        );
+        Some(vec![])
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+    use AccessKind::*;
+
+    fn kinds(plan: &[Access]) -> Vec<(u64, AccessKind)> {
+        plan.iter().map(|a| (a.offset, a.kind)).collect()
+    }
+
+    #[rstest]
+    #[case::v4_exact(32, 16, true, vec![(0, V4I32), (16, V4I32)])]
+    #[case::v4_with_tail(28, 16, true, vec![(0, V4I32), (16, V2I32), (24, I32)])]
+    #[case::v2(24, 8, true, vec![(0, V2I32), (8, V2I32), (16, V2I32)])]
+    #[case::scalar_i64_without_vectors(32, 16, false, vec![(0, I64), (8, I64), (16, I64), (24, I64)])]
+    #[case::align4(12, 4, true, vec![(0, I32), (4, I32), (8, I32)])]
+    #[case::align1(3, 1, true, vec![(0, I8), (1, I8), (2, I8)])]
+    #[case::odd_tail(7, 8, true, vec![(0, I32), (4, I16), (6, I8)])]
+    #[case::overaligned(16, 64, true, vec![(0, V4I32)])]
+    fn plans_copies(#[case] size: u64, #[case] alignment: u64, #[case] vector: bool, #[case] expected: Vec<(u64, AccessKind)>) {
+        assert_eq!(kinds(&plan_inline_copy(size, alignment, vector)), expected);
+    }
+
+    #[rstest]
+    #[case(1)]
+    #[case(17)]
+    #[case(255)]
+    #[case(4096)]
+    fn covers_every_byte_once_aligned(#[case] size: u64) {
+        for alignment in [1, 2, 4, 8, 16] {
+            let plan = plan_inline_copy(size, alignment, true);
+            let mut next = 0;
+            for access in &plan {
+                assert_eq!(access.offset, next);
+                assert_eq!(access.offset % access.kind.bytes(), 0);
+                assert!(access.kind.bytes() <= alignment.max(1));
+                next += access.kind.bytes();
+            }
+            assert_eq!(next, size);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! `ptxcc.load_param` -> `llvm.getelementptr` + `llvm.load` in param space.
+
+use melior::{
+    dialect::llvm::{self, LoadStoreOptions},
+    ir::{
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+        operation::OperationLike,
+        r#type::IntegerType,
+        OperationRef, ValueLike,
+    },
+    RewritePatternSet,
+    Context,
+};
+use ptxcc_dialect::names;
+
+use super::{add_lowering, integer_attribute};
+
+/// Checks what the pattern needs beyond verification: the offset fits the
+/// 32-bit constant index of `llvm.getelementptr`.
+pub(super) fn check(op: OperationRef) -> Result<(), String> {
+    if op.name().as_string_ref().as_str() != Ok(names::LOAD_PARAM) {
+        return Ok(());
+    }
+    let offset = integer_attribute(op, "offset");
+    if offset > i64::from(i32::MAX) {
+        return Err(format!(
+            "'{}' op offset {offset} does not fit a 32-bit GEP index (param space is at most 32764 bytes)",
+            names::LOAD_PARAM
+        ));
+    }
+    Ok(())
+}
+
+/// Adds `LoadParamLowering`: a byte GEP to the offset (none for offset 0)
+/// and an aligned load, which `llc` prints as `ld.param.<ty> %r, [sym+off]`.
+pub fn populate_load_param_patterns(patterns: &RewritePatternSet, context: &Context) {
+    add_lowering(patterns, context, names::LOAD_PARAM, |emit, op| {
+        let ptr = op.operand(0).ok()?;
+        let result_type = op.result(0).ok()?.r#type();
+        let offset = integer_attribute(op, "offset");
+        let alignment = integer_attribute(op, "alignment");
+        let i64_type = IntegerType::new(emit.context, 64).into();
+        let address = if offset == 0 {
+            ptr
+        } else {
+            emit.emit(llvm::get_element_ptr(
+                emit.context,
+                ptr,
+                DenseI32ArrayAttribute::new(emit.context, &[i32::try_from(offset).ok()?]),
+                IntegerType::new(emit.context, 8).into(),
+                ptr.r#type(),
+                emit.location,
+            ))?
+        };
+        let load = emit.emit(llvm::load(
+            emit.context,
+            address,
+            result_type,
+            emit.location,
+            LoadStoreOptions::new().align(Some(IntegerAttribute::new(i64_type, alignment))),
+        ))?;
+        Some(vec![load])
+    });
+}

@@ -1,0 +1,49 @@
+//! A description of every `ptxcc` op, generated from the ODS source.
+
+/// What a field of an op (operand, attribute or result) must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Constraint {
+    /// Any `!llvm.ptr`.
+    AnyPointer,
+    /// `!llvm.ptr<N>`.
+    PointerInAddressSpace(u32),
+    /// Any type IRDL lets through (ODS may say more).
+    AnyType,
+    /// An integer attribute of exactly this width.
+    IntegerAttr(u32),
+}
+
+/// One operand, attribute or result of an op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Name in the `.td` (and the attribute name in IR).
+    pub name: &'static str,
+    /// Its constraint.
+    pub constraint: Constraint,
+}
+
+/// One op of the dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpInfo {
+    /// Name without the dialect prefix (`load_param`).
+    pub name: &'static str,
+    /// Name with the dialect prefix (`ptxcc.load_param`).
+    pub full_name: &'static str,
+    /// One-line summary from the `.td`.
+    pub summary: &'static str,
+    /// Operands, in order.
+    pub operands: &'static [Field],
+    /// Required attributes.
+    pub attributes: &'static [Field],
+    /// Results, in order.
+    pub results: &'static [Field],
+}
+
+impl OpInfo {
+    /// The op with the given full name (`ptxcc.load_param`), if the dialect has it.
+    pub fn find(full_name: &str) -> Option<&'static OpInfo> {
+        OPS.iter().find(|op| op.full_name == full_name)
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/op_table.rs"));

@@ -1,0 +1,157 @@
+//! Verification of `ptxcc` ops beyond what IRDL checks.
+//!
+//! IRDL (see [`crate::load`]) checks operand and result types and that the
+//! required attributes are present and are integers. This module checks the
+//! rest, and reports every problem as an MLIR error at the op's location:
+//!
+//! | op | rule |
+//! |---|---|
+//! | all | integer attributes have the width the `.td` gives (`I64Attr`: `i64`) |
+//! | `load_param` | `offset` >= 0, `alignment` a power of two |
+//! | `copy_param` | `size` > 0, `alignment` a power of two, `dst` generic or local |
+//! | `generic_to_as` | the result is in global, shared, const or local space |
+//!
+//! Operands are re-checked against the `.td` too (a pointer in address space
+//! 101 where the `.td` asks for one), so a context that did not load the IRDL
+//! definition still gets the checks.
+
+use melior::{
+    ir::{
+        attribute::{AttributeLike, IntegerAttribute},
+        operation::{OperationLike, WalkOrder, WalkResult},
+        r#type::IntegerType,
+        Location, OperationRef, ValueLike,
+    },
+};
+
+use crate::{address_space, names, types::pointer_address_space, Constraint, OpInfo};
+
+/// Ptxcc ops that failed verification.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{count} ptxcc op(s) failed verification")]
+pub struct VerifyError {
+    /// How many errors were reported as diagnostics.
+    pub count: usize,
+}
+
+/// Checks every `ptxcc` op nested in `root` (and `root` itself).
+///
+/// Each problem is emitted as an MLIR error diagnostic at the op's location;
+/// the result says how many there were.
+pub fn verify(root: OperationRef) -> Result<(), VerifyError> {
+    let mut count = 0;
+    root.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if let Some(info) = OpInfo::find(name) {
+            for message in problems(op, info) {
+                emit_error(op.location(), &format!("'{}' op {message}", info.full_name));
+                count += 1;
+            }
+        }
+        WalkResult::Advance
+    });
+    if count == 0 {
+        Ok(())
+    } else {
+        Err(VerifyError { count })
+    }
+}
+
+/// Emits an error diagnostic at `location`.
+pub fn emit_error(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: the location is alive and the string outlives the call.
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}
+
+/// The problems of one op, as messages.
+fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (index, field) in info.operands.iter().enumerate() {
+        let Ok(value) = op.operand(index) else { continue };
+        if let Constraint::PointerInAddressSpace(space) = field.constraint {
+            if pointer_address_space(value.r#type()) != Some(space) {
+                problems.push(format!(
+                    "operand '{}' must be an !llvm.ptr<{space}>, got '{}'",
+                    field.name,
+                    value.r#type()
+                ));
+            }
+        }
+    }
+    for field in info.attributes {
+        let Constraint::IntegerAttr(width) = field.constraint else { continue };
+        let Ok(attribute) = op.attribute(field.name) else {
+            problems.push(format!("requires attribute '{}'", field.name));
+            continue;
+        };
+        let actual = IntegerType::try_from(attribute.r#type()).map(|t| t.width()).ok();
+        if IntegerAttribute::try_from(attribute).is_err() || actual != Some(width) {
+            problems.push(format!(
+                "attribute '{}' must be an i{width} integer, got '{attribute}'",
+                field.name
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return problems;
+    }
+    let int = |name: &str| {
+        op.attribute(name)
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map(|a| a.value())
+            .unwrap_or_default()
+    };
+    let power_of_two = |problems: &mut Vec<String>| {
+        let alignment = int("alignment");
+        if alignment <= 0 || alignment & (alignment - 1) != 0 {
+            problems.push(format!("alignment must be a power of two, got {alignment}"));
+        }
+    };
+    match info.full_name {
+        names::LOAD_PARAM => {
+            if int("offset") < 0 {
+                problems.push(format!("offset must not be negative, got {}", int("offset")));
+            }
+            power_of_two(&mut problems);
+        }
+        names::COPY_PARAM => {
+            if int("size") <= 0 {
+                problems.push(format!("size must be positive, got {}", int("size")));
+            }
+            power_of_two(&mut problems);
+            if let Ok(dst) = op.operand(1) {
+                let space = pointer_address_space(dst.r#type());
+                if !matches!(space, Some(address_space::GENERIC | address_space::LOCAL)) {
+                    problems.push(format!(
+                        "destination must be in the generic (0) or local (5) address space, got '{}'",
+                        dst.r#type()
+                    ));
+                }
+            }
+        }
+        names::GENERIC_TO_AS => {
+            if let Ok(result) = op.result(0) {
+                let space = pointer_address_space(result.r#type());
+                if !matches!(
+                    space,
+                    Some(
+                        address_space::GLOBAL
+                            | address_space::SHARED
+                            | address_space::CONST
+                            | address_space::LOCAL
+                    )
+                ) {
+                    problems.push(format!(
+                        "result must be in the global (1), shared (3), const (4) or local (5) address space, got '{}'",
+                        result.r#type()
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    problems
+}

@@ -1,0 +1,244 @@
+//! `ptxcc-opt`: an `mlir-opt`-like driver for the ptxcc passes.
+//!
+//! A shell over the library: it parses the command line, reads the input,
+//! hands both to [`ptxcc::opt::process`] and writes what comes back. It holds
+//! no lowering logic.
+
+use std::{
+    fs,
+    io::{self, Read, Write},
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use ptxcc::{
+    opt::{process, Emit, OptConfig},
+    registry::{PASSES, UPSTREAM_PASSES},
+};
+
+fn command() -> Command {
+    let mut command = Command::new("ptxcc-opt")
+        .about("Lower the PTX calling convention in MLIR (LLVM/NVVM dialects) with the ptxcc passes")
+        .version(env!("CARGO_PKG_VERSION"))
+        .arg(Arg::new("input").value_name("INPUT").default_value("-").help("Input file, or '-' for standard input"))
+        .arg(Arg::new("output").short('o').value_name("FILE").help("Output file (written only when the run succeeds); standard output by default"))
+        .arg(
+            Arg::new("pass-pipeline")
+                .long("pass-pipeline")
+                .value_name("PIPELINE")
+                .help("A pass pipeline in MLIR's syntax, e.g. 'builtin.module(convert-ptxcc-to-llvm{vector-copy=false},cse)'"),
+        )
+        .arg(flag("split-input-file", "Split the input at '// -----' lines and process each piece on its own"))
+        .arg(flag("verify-diagnostics", "Check that the diagnostics match the expected-* comments of the input"))
+        .arg(flag("mlir-print-ir-after-all", "Print the IR after every pass (to standard error)"))
+        .arg(flag("mlir-timing", "Print the time each pass took (to standard error)"))
+        .arg(flag("mlir-print-op-generic", "Print every op in the generic form"))
+        .arg(flag("allow-unregistered-dialect", "Accept ops of dialects that are not registered"))
+        .arg(flag("print-irdl", "Print the IRDL definition of the ptxcc dialect (for mlir-opt --irdl-file) and exit"))
+        .arg(
+            Arg::new("emit")
+                .long("emit")
+                .value_name("KIND")
+                .value_parser(["mlir", "llvm"])
+                .default_value("mlir")
+                .help("Print MLIR, or LLVM IR through MLIR's in-process translation"),
+        );
+    for pass in PASSES {
+        command = command.arg(pass_flag(pass.name, pass.summary));
+    }
+    for (name, summary) in UPSTREAM_PASSES {
+        command = command.arg(pass_flag(name, summary));
+    }
+    command.after_help(pass_help())
+}
+
+fn flag(name: &'static str, help: &'static str) -> Arg {
+    Arg::new(name).long(name).action(ArgAction::SetTrue).help(help)
+}
+
+/// `--name` or `--name='key=value ...'`, repeatable; its position on the
+/// command line is its position in the pipeline.
+fn pass_flag(name: &'static str, summary: &'static str) -> Arg {
+    Arg::new(name)
+        .long(name)
+        .value_name("OPTIONS")
+        .num_args(0..=1)
+        .require_equals(true)
+        .default_missing_value("")
+        .action(ArgAction::Append)
+        .help(summary)
+        .hide(true)
+}
+
+fn pass_help() -> String {
+    let mut text = String::from("ptxcc passes (--NAME or --NAME='option=value ...', in pipeline order, or by name in --pass-pipeline):\n");
+    for pass in PASSES {
+        text.push_str(&format!("  {:<28} {}\n", pass.name, pass.summary));
+        for option in pass.options {
+            text.push_str(&format!(
+                "      {:<26} {} (default: {})\n",
+                option.name, option.description, option.default
+            ));
+        }
+    }
+    text.push_str("\nupstream MLIR passes:\n");
+    for (name, summary) in UPSTREAM_PASSES {
+        text.push_str(&format!("  {name:<28} {summary}\n"));
+    }
+    text
+}
+
+/// Accepts mlir-opt's single-dash long options (`-split-input-file`).
+fn normalise_arguments(arguments: impl Iterator<Item = String>) -> Vec<String> {
+    arguments
+        .enumerate()
+        .map(|(index, argument)| {
+            let single_dash_long = index > 0
+                && argument.len() > 2
+                && argument.starts_with('-')
+                && !argument.starts_with("--")
+                && argument[1..].starts_with(|c: char| c.is_ascii_alphabetic());
+            if single_dash_long {
+                format!("-{argument}")
+            } else {
+                argument
+            }
+        })
+        .collect()
+}
+
+/// The pipeline the command line asks for: `--pass-pipeline`, or the pass
+/// flags in the order given.
+fn pipeline(matches: &ArgMatches) -> Result<Option<String>, String> {
+    let mut passes: Vec<(usize, String)> = Vec::new();
+    let names = PASSES.iter().map(|p| p.name).chain(UPSTREAM_PASSES.iter().map(|(n, _)| *n));
+    for name in names {
+        let (Some(indices), Some(values)) = (matches.indices_of(name), matches.get_many::<String>(name)) else {
+            continue;
+        };
+        for (index, options) in indices.zip(values) {
+            let options = options.trim().trim_matches(|c| c == '\'' || c == '"');
+            let text = if options.is_empty() { name.to_string() } else { format!("{name}{{{options}}}") };
+            passes.push((index, text));
+        }
+    }
+    passes.sort();
+    let explicit = matches.get_one::<String>("pass-pipeline");
+    match (explicit, passes.is_empty()) {
+        (Some(_), false) => Err("--pass-pipeline cannot be combined with pass flags".into()),
+        (Some(text), true) => Ok(Some(text.clone())),
+        (None, false) => {
+            let list: Vec<_> = passes.into_iter().map(|(_, text)| text).collect();
+            Ok(Some(format!("builtin.module({})", list.join(","))))
+        }
+        (None, true) => Ok(None),
+    }
+}
+
+fn read_input(input: &str) -> Result<(Vec<u8>, String), String> {
+    if input == "-" {
+        let mut bytes = Vec::new();
+        io::stdin().read_to_end(&mut bytes).map_err(|e| format!("error: cannot read standard input: {e}"))?;
+        return Ok((bytes, "<stdin>".into()));
+    }
+    let path = Path::new(input);
+    if path.is_dir() {
+        return Err(format!("error: cannot read '{input}': it is a directory"));
+    }
+    let bytes = fs::read(path).map_err(|e| format!("error: cannot read '{input}': {}", io_reason(&e)))?;
+    Ok((bytes, input.to_string()))
+}
+
+fn io_reason(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => error.to_string(),
+    }
+}
+
+/// The input as text, or a located error at the first byte that is not UTF-8.
+fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|error| {
+        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
+        format!("{name}:{line}:{column}: error: the input is not valid UTF-8")
+    })
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory
+/// and a rename, so that readers never see a partial file.
+fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let directory = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let temporary: PathBuf = directory.join(format!(".{file_name}.ptxcc-opt-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+fn run() -> Result<bool, String> {
+    let matches = match command().try_get_matches_from(normalise_arguments(std::env::args())) {
+        Ok(matches) => matches,
+        Err(error) => {
+            // --help and --version come here too, with exit code 0.
+            let _ = error.print();
+            return Ok(error.exit_code() == 0);
+        }
+    };
+    if matches.get_flag("print-irdl") {
+        print!("{}", ptxcc::dialect::IRDL);
+        return Ok(true);
+    }
+    let config = OptConfig {
+        pipeline: pipeline(&matches).map_err(|e| format!("error: {e}"))?,
+        split_input_file: matches.get_flag("split-input-file"),
+        verify_diagnostics: matches.get_flag("verify-diagnostics"),
+        print_ir_after_all: matches.get_flag("mlir-print-ir-after-all"),
+        timing: matches.get_flag("mlir-timing"),
+        emit: if matches.get_one::<String>("emit").map(String::as_str) == Some("llvm") { Emit::Llvm } else { Emit::Mlir },
+        allow_unregistered_dialect: matches.get_flag("allow-unregistered-dialect"),
+        print_generic: matches.get_flag("mlir-print-op-generic"),
+    };
+    let input = matches.get_one::<String>("input").map(String::as_str).unwrap_or("-");
+    let (bytes, name) = read_input(input)?;
+    let source = decode(bytes, &name)?;
+    let outcome = process(&config, &source, &name);
+    eprint!("{}", outcome.messages);
+    match matches.get_one::<String>("output") {
+        Some(path) if outcome.success => write_atomically(Path::new(path), &outcome.output)
+            .map_err(|e| format!("error: cannot write '{path}': {}", io_reason(&e)))?,
+        Some(_) => {}
+        None => {
+            let mut stdout = io::stdout().lock();
+            let _ = stdout.write_all(outcome.output.as_bytes());
+            let _ = stdout.flush();
+        }
+    }
+    Ok(outcome.success)
+}
+
+fn main() -> ExitCode {
+    match std::panic::catch_unwind(run) {
+        Ok(Ok(true)) => ExitCode::SUCCESS,
+        Ok(Ok(false)) => ExitCode::FAILURE,
+        Ok(Err(message)) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+        Err(_) => {
+            eprintln!("ptxcc-opt: internal error (please report it with the input that caused it)");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Collecting MLIR diagnostics and printing them the way compilers do.
+
+use std::sync::{Arc, Mutex};
+
+use melior::{
+    diagnostic::{Diagnostic as MlirDiagnostic, DiagnosticSeverity},
+    ir::Location,
+    Context,
+};
+
+use crate::{
+    shim,
+    verify_diagnostics::{Diagnostic, Severity},
+};
+
+/// Collects every diagnostic emitted in a context (notes flattened after
+/// their diagnostic) until dropped.
+pub struct DiagnosticCollector<'c> {
+    context: &'c Context,
+    id: Option<melior::diagnostic::DiagnosticHandlerId>,
+    collected: Arc<Mutex<Vec<Diagnostic>>>,
+}
+
+impl<'c> DiagnosticCollector<'c> {
+    /// Starts collecting the diagnostics of `context`; they are not printed.
+    pub fn attach(context: &'c Context) -> Self {
+        let collected = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&collected);
+        let id = context.attach_diagnostic_handler(move |diagnostic| {
+            if let Ok(mut sink) = sink.lock() {
+                flatten(&diagnostic, &mut sink);
+            }
+            true
+        });
+        Self { context, id: Some(id), collected }
+    }
+
+    /// The diagnostics collected so far, taken out of the collector.
+    pub fn take(&self) -> Vec<Diagnostic> {
+        self.collected.lock().map(|mut all| std::mem::take(&mut *all)).unwrap_or_default()
+    }
+}
+
+impl Drop for DiagnosticCollector<'_> {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            self.context.detach_diagnostic_handler(id);
+        }
+    }
+}
+
+fn flatten(diagnostic: &MlirDiagnostic, sink: &mut Vec<Diagnostic>) {
+    let (file, line, column) = file_line_column(diagnostic.location());
+    let severity = match diagnostic.severity() {
+        DiagnosticSeverity::Error => Severity::Error,
+        DiagnosticSeverity::Warning => Severity::Warning,
+        DiagnosticSeverity::Note => Severity::Note,
+        DiagnosticSeverity::Remark => Severity::Remark,
+    };
+    sink.push(Diagnostic { severity, file, line, column, message: diagnostic.to_string() });
+    for index in 0..diagnostic.note_count() {
+        if let Ok(note) = diagnostic.note(index) {
+            flatten(&note, sink);
+        }
+    }
+}
+
+/// The file, line and column of the first file location inside `location`.
+pub fn file_line_column(location: Location) -> (Option<String>, Option<u32>, Option<u32>) {
+    let mut name = mlir_sys::MlirStringRef { data: std::ptr::null(), length: 0 };
+    let (mut line, mut column) = (0, 0);
+    // SAFETY: the location is alive; the outputs are plain values.
+    let found = unsafe { shim::ptxccLocationFileLineCol(location.to_raw(), &mut name, &mut line, &mut column) };
+    if found {
+        // SAFETY: the name is owned by the context.
+        (Some(unsafe { shim::to_string(name) }), Some(line), Some(column))
+    } else {
+        (None, None, None)
+    }
+}
+
+/// Formats a diagnostic as `file:line:col: severity: message`, followed by
+/// the source line and a caret when `source` holds that line.
+pub fn render(diagnostic: &Diagnostic, fallback_file: &str, source: Option<&str>) -> String {
+    let file = diagnostic.file.as_deref().unwrap_or(fallback_file);
+    let mut text = match (diagnostic.line, diagnostic.column) {
+        (Some(line), Some(column)) => format!("{file}:{line}:{column}: "),
+        _ => format!("{file}: "),
+    };
+    text.push_str(diagnostic.severity.as_str());
+    text.push_str(": ");
+    text.push_str(&diagnostic.message);
+    text.push('\n');
+    let from_this_file = diagnostic.file.as_deref().is_none_or(|f| f == fallback_file);
+    if let (Some(source), Some(line), Some(column), true) =
+        (source, diagnostic.line, diagnostic.column, from_this_file)
+    {
+        if let Some(text_line) = source.lines().nth(line.saturating_sub(1) as usize) {
+            let width = text_line.chars().take(column.saturating_sub(1) as usize).count();
+            text.push_str(text_line);
+            text.push('\n');
+            text.push_str(&" ".repeat(width));
+            text.push_str("^\n");
+        }
+    }
+    text
+}

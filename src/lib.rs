@@ -1,0 +1,89 @@
+//! ptxcc lowers the PTX calling convention inside MLIR.
+//!
+//! It takes LLVM-dialect IR in which kernels and device functions still pass
+//! aggregates by value and produces LLVM/NVVM-dialect IR that
+//! `mlir-translate --mlir-to-llvmir` and `llc -mtriple=nvptx64-nvidia-cuda`
+//! turn into PTX.
+//!
+//! This crate is the library API: compilers that own a melior [`Context`]
+//! and [`PassManager`] use it to load the `ptxcc` dialect and add ptxcc
+//! passes, without the `ptxcc-opt` driver.
+//!
+//! ```
+//! use melior::{ir::Module, pass::PassManager, Context};
+//! use ptxcc::{ConvertPtxccToLlvmOptions, PipelineOptions};
+//!
+//! // A context of your own: ptxcc adds the dialects it needs and `ptxcc`.
+//! let context = Context::new();
+//! ptxcc::prepare_context(&context)?;
+//!
+//! let mut module = Module::parse(&context, r#"
+//!   llvm.func ptx_kernelcc @k(%s: !llvm.ptr {llvm.byval = !llvm.struct<(f64, i8, array<4 x i32>)>, llvm.align = 8 : i64},
+//!                             %out: !llvm.ptr) {
+//!     %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+//!     %a3 = "ptxcc.load_param"(%p) {offset = 24 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> i32
+//!     llvm.store %a3, %out : i32, !llvm.ptr
+//!     llvm.return
+//!   }
+//! "#).expect("valid IR");
+//!
+//! // Add one pass with typed options, or the whole pipeline.
+//! let pm = PassManager::new(&context);
+//! pm.nested_under("llvm.func").add_pass(ptxcc::create_convert_ptxcc_to_llvm_pass(
+//!     &ConvertPtxccToLlvmOptions { inline_copy_threshold: 128, ..Default::default() },
+//! ));
+//! ptxcc::add_pipeline(&pm, &PipelineOptions::default());
+//! pm.run(&mut module)?;
+//!
+//! let text = module.as_operation().to_string();
+//! assert!(text.contains("llvm.load"));
+//! assert!(!text.contains("ptxcc."));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Pipelines can also be given as text, with ptxcc passes by name:
+//! [`register_passes`] then [`parse_pass_pipeline`] with
+//! `builtin.module(convert-ptxcc-to-llvm{vector-copy=false},cse)`.
+
+mod context;
+pub mod diagnostics;
+pub mod opt;
+mod pipeline;
+pub mod registry;
+mod shim;
+pub mod verify_diagnostics;
+
+pub use context::{create_context, prepare_context, register_dialects};
+pub use pipeline::{add_pipeline, PipelineOptions};
+pub use ptxcc_conversions::{
+    ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
+    OptionError, OptionInfo, PassOptions,
+};
+pub use ptxcc_conversions as conversions;
+pub use ptxcc_dialect as dialect;
+pub use registry::{register_passes, PassInfo, PASSES};
+
+use melior::pass::PassManager;
+
+/// Errors of the library API.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The `ptxcc` dialect could not be loaded.
+    #[error(transparent)]
+    Dialect(#[from] ptxcc_dialect::DialectError),
+    /// A pass pipeline did not parse (unknown pass, bad option, ...).
+    #[error("invalid pass pipeline: {0}")]
+    Pipeline(String),
+}
+
+/// Parses `text` (MLIR's pipeline syntax, e.g.
+/// `builtin.module(convert-ptxcc-to-llvm,cse)`) into `pm`, with every ptxcc
+/// pass known by name (see [`register_passes`], called here).
+pub fn parse_pass_pipeline(pm: &PassManager, text: &str) -> Result<(), Error> {
+    register_passes();
+    let result = melior::utility::parse_pass_pipeline(pm.as_operation_pass_manager(), text.trim());
+    result.map_err(|error| match error {
+        melior::Error::ParsePassPipeline(message) => Error::Pipeline(message.trim().to_string()),
+        other => Error::Pipeline(other.to_string()),
+    })
+}

@@ -1,0 +1,211 @@
+//! What `ptxcc-opt` does with one input, as a library function: split,
+//! parse, verify, run a pass pipeline, print, check expected diagnostics.
+//!
+//! The binary only parses its command line, reads the input and writes the
+//! output; everything observable lives here so that it can be tested and
+//! reused.
+
+use std::ffi::c_void;
+
+use melior::{
+    ir::{operation::OperationLike, Module, Operation},
+    pass::{PassIrPrintingOptions, PassManager},
+    Context,
+};
+
+use crate::{
+    context::create_context,
+    diagnostics::{render, DiagnosticCollector},
+    registry::register_passes,
+    shim,
+    verify_diagnostics::{self, Diagnostic, Severity},
+};
+
+/// The line that separates the pieces of an input under `--split-input-file`
+/// and the pieces of its output.
+pub const SPLIT_MARKER: &str = "// -----";
+
+/// What to print.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Emit {
+    /// MLIR (the default).
+    #[default]
+    Mlir,
+    /// LLVM IR text, through MLIR's in-process translation.
+    Llvm,
+}
+
+/// How to process an input.
+#[derive(Clone, Debug, Default)]
+pub struct OptConfig {
+    /// The pass pipeline, in MLIR's textual form (`builtin.module(...)`);
+    /// `None` runs no pass.
+    pub pipeline: Option<String>,
+    /// Process each piece between `// -----` lines on its own.
+    pub split_input_file: bool,
+    /// Check diagnostics against `expected-*` comments instead of printing them.
+    pub verify_diagnostics: bool,
+    /// Print the IR after every pass (to standard error).
+    pub print_ir_after_all: bool,
+    /// Print pass timings (to standard error).
+    pub timing: bool,
+    /// Print the result as MLIR or LLVM IR.
+    pub emit: Emit,
+    /// Accept ops of unregistered dialects.
+    pub allow_unregistered_dialect: bool,
+    /// Print the output in MLIR's generic form.
+    pub print_generic: bool,
+}
+
+/// The result of processing one input.
+#[derive(Debug, Default)]
+pub struct OptOutcome {
+    /// What goes to the output file (the pieces that succeeded).
+    pub output: String,
+    /// What goes to standard error: rendered diagnostics.
+    pub messages: String,
+    /// Whether the run succeeded (exit status 0).
+    pub success: bool,
+}
+
+/// Processes `source`, read from `filename` (`<stdin>` for standard input).
+pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
+    register_passes();
+    let mut outcome = OptOutcome { success: true, ..OptOutcome::default() };
+    let mut all_diagnostics = Vec::new();
+    let pieces = if config.split_input_file { split_input(source) } else { vec![source.to_string()] };
+    let mut outputs = Vec::new();
+    for piece in &pieces {
+        let (output, diagnostics, ok) = process_piece(config, piece, filename);
+        if let Some(output) = output {
+            outputs.push(output);
+        }
+        if config.verify_diagnostics {
+            all_diagnostics.extend(diagnostics);
+        } else {
+            for diagnostic in &diagnostics {
+                outcome.messages.push_str(&render(diagnostic, filename, Some(source)));
+            }
+            outcome.success &= ok;
+        }
+    }
+    outcome.output = outputs.join(&format!("{SPLIT_MARKER}\n"));
+    if config.verify_diagnostics {
+        for mismatch in verify_diagnostics::verify(source, &all_diagnostics) {
+            outcome.messages.push_str(&verify_diagnostics::render(filename, &mismatch));
+            outcome.messages.push('\n');
+            outcome.success = false;
+        }
+    }
+    outcome
+}
+
+/// Splits `source` at lines that start with `// -----`. Each piece keeps its
+/// line numbers: it is preceded by as many empty lines as came before it.
+pub fn split_input(source: &str) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut current = String::new();
+    let mut line_number = 0usize;
+    for line in source.split_inclusive('\n') {
+        line_number += 1;
+        if line.trim_end().starts_with(SPLIT_MARKER) {
+            pieces.push(std::mem::take(&mut current));
+            current.push_str(&"\n".repeat(line_number));
+        } else {
+            current.push_str(line);
+        }
+    }
+    pieces.push(current);
+    pieces
+}
+
+/// Parses, verifies, transforms and prints one piece. Returns the printed
+/// result (when everything succeeded), the diagnostics and success.
+fn process_piece(config: &OptConfig, source: &str, filename: &str) -> (Option<String>, Vec<Diagnostic>, bool) {
+    let context = match create_context() {
+        Ok(context) => context,
+        Err(error) => return (None, vec![plain_error(error.to_string())], false),
+    };
+    context.set_allow_unregistered_dialects(config.allow_unregistered_dialect);
+    let collector = DiagnosticCollector::attach(&context);
+    let result = transform(config, &context, source, filename);
+    let mut diagnostics = collector.take();
+    match result {
+        Ok(output) => (Some(output), diagnostics, true),
+        Err(message) => {
+            if let Some(message) = message {
+                diagnostics.push(plain_error(message));
+            }
+            (None, diagnostics, false)
+        }
+    }
+}
+
+fn plain_error(message: String) -> Diagnostic {
+    Diagnostic { severity: Severity::Error, file: None, line: None, column: None, message }
+}
+
+/// The work on one piece. `Err(None)`: the problem was reported as a
+/// diagnostic; `Err(Some(message))`: a problem without a location.
+fn transform(config: &OptConfig, context: &Context, source: &str, filename: &str) -> Result<String, Option<String>> {
+    // SAFETY: the strings outlive the call; the result is owned by us.
+    let raw = unsafe {
+        shim::ptxccParseModule(context.to_raw(), shim::string_ref(source), shim::string_ref(filename))
+    };
+    if raw.ptr.is_null() {
+        return Err(None);
+    }
+    // SAFETY: the parser returned a fresh, owned builtin.module.
+    let mut module = Module::from_operation(unsafe { Operation::from_raw(raw) }).ok_or(None)?;
+    if ptxcc_dialect::verify(module.as_operation()).is_err() {
+        return Err(None);
+    }
+    if let Some(pipeline) = &config.pipeline {
+        let pm = PassManager::new(context);
+        pm.enable_verifier(true);
+        if config.print_ir_after_all {
+            pm.enable_ir_printing(&PassIrPrintingOptions {
+                before_all: false,
+                after_all: true,
+                module_scope: false,
+                on_change: false,
+                on_failure: false,
+                flags: Default::default(),
+                tree_printing_path: Default::default(),
+            });
+        }
+        if config.timing {
+            // SAFETY: the pass manager is alive; MLIR prints the report to
+            // standard error when it is destroyed.
+            unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) };
+        }
+        crate::parse_pass_pipeline(&pm, pipeline).map_err(|e| Some(e.to_string()))?;
+        pm.run(&mut module).map_err(|_| None)?;
+        if ptxcc_dialect::verify(module.as_operation()).is_err() {
+            return Err(None);
+        }
+    }
+    match config.emit {
+        Emit::Mlir => {
+            let flags = melior::ir::operation::OperationPrintingFlags::new();
+            let flags = if config.print_generic { flags.print_generic_operation_form() } else { flags };
+            module.as_operation().to_string_with_flags(flags).map(|text| text + "\n").map_err(|e| Some(e.to_string()))
+        }
+        Emit::Llvm => translate_to_llvm_ir(&module).ok_or(None),
+    }
+}
+
+/// Translates `module` to LLVM IR text; `None` after reporting errors as
+/// diagnostics.
+pub fn translate_to_llvm_ir(module: &Module) -> Option<String> {
+    unsafe extern "C" fn append(text: mlir_sys::MlirStringRef, user_data: *mut c_void) {
+        // SAFETY: `user_data` is the `String` below and `text` is valid here.
+        unsafe { (*(user_data as *mut String)).push_str(&shim::to_string(text)) };
+    }
+    let mut text = String::new();
+    // SAFETY: the module is alive; `text` outlives the call.
+    let ok = unsafe {
+        shim::ptxccTranslateToLLVMIR(module.as_operation().to_raw(), append, (&mut text as *mut String).cast())
+    };
+    ok.then_some(text)
+}

@@ -1,0 +1,158 @@
+//! The passes ptxcc offers by name, and their registration with MLIR's
+//! pass-pipeline parser.
+//!
+//! MLIR's C API cannot register a pass by name, so each entry of [`PASSES`]
+//! is registered as a named pipeline through the C++ shim. MLIR's own parser
+//! then reads `builtin.module(convert-ptxcc-to-llvm{vector-copy=false},cse)`
+//! and calls back into [`PassInfo::add`] with the options text.
+
+use std::{
+    ffi::{c_char, c_void, CString},
+    sync::Once,
+};
+
+use melior::pass::OperationPassManager;
+use ptxcc_conversions::{
+    ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
+    OptionError, OptionInfo, PassOptions,
+};
+
+use crate::{
+    pipeline::{add_pipeline_to, PipelineOptions},
+    shim,
+};
+
+/// The op a pass runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// Runs once on the whole `builtin.module`.
+    Module,
+    /// Runs on each `llvm.func`, on all cores.
+    Function,
+}
+
+/// A pass (or pipeline) that ptxcc registers by name.
+#[derive(Clone, Copy, Debug)]
+pub struct PassInfo {
+    /// The command-line name (`convert-ptxcc-to-llvm`).
+    pub name: &'static str,
+    /// One-line summary, shown by `--help`.
+    pub summary: &'static str,
+    /// What it runs on.
+    pub anchor: Anchor,
+    /// Its options with their defaults.
+    pub options: &'static [OptionInfo],
+    /// Adds the pass to `pm` (anchored on `anchor`, the op name of `pm`)
+    /// with the options parsed from `options`.
+    pub add: fn(pm: &OperationPassManager, anchor: &str, options: &str) -> Result<(), OptionError>,
+}
+
+/// Every pass ptxcc registers, in pipeline order.
+pub const PASSES: &[PassInfo] = &[
+    PassInfo {
+        name: ConvertPtxccToLlvmOptions::PASS,
+        summary: "Lower every ptxcc op to LLVM/NVVM-dialect ops (ld.param, cvta.param, vectorised copies)",
+        anchor: Anchor::Function,
+        options: ConvertPtxccToLlvmOptions::OPTIONS,
+        add: |pm, anchor, text| {
+            let options = ConvertPtxccToLlvmOptions::parse(text)?;
+            on_functions(pm, anchor, |pm| pm.add_pass(create_convert_ptxcc_to_llvm_pass(&options)));
+            Ok(())
+        },
+    },
+    PassInfo {
+        name: PipelineOptions::PASS,
+        summary: "The whole ptxcc lowering, with one set of options shared by every pass",
+        anchor: Anchor::Module,
+        options: PipelineOptions::OPTIONS,
+        add: |pm, anchor, text| {
+            add_pipeline_to(pm, anchor, &PipelineOptions::parse(text)?);
+            Ok(())
+        },
+    },
+];
+
+/// The registered pass called `name`.
+pub fn find_pass(name: &str) -> Option<&'static PassInfo> {
+    PASSES.iter().find(|pass| pass.name == name)
+}
+
+/// Upstream MLIR passes that `ptxcc-opt` also offers by name.
+pub const UPSTREAM_PASSES: &[(&str, &str)] = &[
+    ("canonicalize", "Canonicalize operations"),
+    ("cse", "Eliminate common sub-expressions"),
+    ("inline", "Inline function calls"),
+    ("loop-invariant-code-motion", "Hoist loop invariant instructions outside of the loop"),
+    ("mem2reg", "Promote memory slots into values"),
+    ("print-ir", "Print IR on the debug stream"),
+    ("sccp", "Sparse conditional constant propagation"),
+    ("sroa", "Scalar replacement of aggregates"),
+    ("strip-debuginfo", "Strip debug info from all operations"),
+    ("symbol-dce", "Eliminate dead symbols"),
+    ("topological-sort", "Sort regions without SSA dominance in topological order"),
+];
+
+/// Runs `add` on a pass manager for `llvm.func` ops: `pm` itself when it is
+/// anchored there, a nested one otherwise.
+pub(crate) fn on_functions(pm: &OperationPassManager, anchor: &str, add: impl FnOnce(&OperationPassManager)) {
+    if anchor == "llvm.func" {
+        add(pm);
+    } else {
+        add(&pm.nested_under("llvm.func"));
+    }
+}
+
+/// Registers every pass of [`PASSES`] and the upstream passes of
+/// [`UPSTREAM_PASSES`] with MLIR's pass registry, once per process, so that
+/// MLIR's pass-pipeline parser knows them by name.
+pub fn register_passes() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registration functions of the shim; the registry is global.
+        unsafe { shim::ptxccRegisterUpstreamPasses() };
+        for (index, pass) in PASSES.iter().enumerate() {
+            // SAFETY: the strings are 'static and the callback is valid for
+            // the life of the process; `index` is passed as the user data.
+            unsafe {
+                shim::ptxccRegisterPassPipeline(
+                    shim::string_ref(pass.name),
+                    shim::string_ref(pass.summary),
+                    build_registered,
+                    index as *mut c_void,
+                );
+            }
+        }
+    });
+}
+
+unsafe extern "C" fn build_registered(
+    user_data: *mut c_void,
+    pm: mlir_sys::MlirOpPassManager,
+    anchor: mlir_sys::MlirStringRef,
+    options: mlir_sys::MlirStringRef,
+    error: *mut *mut c_char,
+) -> bool {
+    let Some(pass) = PASSES.get(user_data as usize) else { return false };
+    // SAFETY: MLIR passes live strings and pass manager for the call.
+    let (anchor, options, pm) =
+        unsafe { (shim::to_string(anchor), shim::to_string(options), OperationPassManager::from_raw(pm)) };
+    let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.add)(&pm, &anchor, &options)));
+    let message = match added {
+        Ok(Ok(())) => return true,
+        Ok(Err(problem)) => problem.to_string(),
+        Err(_) => format!("internal error while adding pass '{}'", pass.name),
+    };
+    let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: the C++ side frees the string with free().
+    unsafe { *error = libc_strdup(&message) };
+    false
+}
+
+/// A malloc'ed copy of `text`, for the C++ side to free.
+fn libc_strdup(text: &CString) -> *mut c_char {
+    unsafe extern "C" {
+        fn strdup(text: *const c_char) -> *mut c_char;
+    }
+    // SAFETY: `text` is a valid C string.
+    unsafe { strdup(text.as_ptr()) }
+}

@@ -1,0 +1,64 @@
+//! Bindings to the C++ shim (`src/shim/ptxcc_shim.cpp`): the few things the
+//! MLIR 22 C API cannot do. Safe wrappers live next to their users.
+
+use mlir_sys::{
+    MlirContext, MlirDialectRegistry, MlirLocation, MlirOpPassManager, MlirOperation, MlirStringRef,
+};
+use std::ffi::{c_char, c_void};
+
+/// Builds a registered pipeline into an op pass manager (see the C++ side).
+pub(crate) type PipelineBuilder = unsafe extern "C" fn(
+    user_data: *mut c_void,
+    pm: MlirOpPassManager,
+    anchor: MlirStringRef,
+    options: MlirStringRef,
+    error: *mut *mut c_char,
+) -> bool;
+
+/// Receives a chunk of text.
+pub(crate) type StringCallback = unsafe extern "C" fn(text: MlirStringRef, user_data: *mut c_void);
+
+unsafe extern "C" {
+    pub(crate) fn ptxccRegisterPassPipeline(
+        name: MlirStringRef,
+        description: MlirStringRef,
+        builder: PipelineBuilder,
+        user_data: *mut c_void,
+    );
+    pub(crate) fn ptxccRegisterUpstreamPasses();
+    pub(crate) fn ptxccRegisterDialects(registry: MlirDialectRegistry);
+    pub(crate) fn ptxccParseModule(
+        context: MlirContext,
+        source: MlirStringRef,
+        filename: MlirStringRef,
+    ) -> MlirOperation;
+    pub(crate) fn ptxccLocationFileLineCol(
+        location: MlirLocation,
+        filename: *mut MlirStringRef,
+        line: *mut u32,
+        column: *mut u32,
+    ) -> bool;
+    pub(crate) fn ptxccTranslateToLLVMIR(
+        module: MlirOperation,
+        callback: StringCallback,
+        user_data: *mut c_void,
+    ) -> bool;
+}
+
+/// A Rust string as an `MlirStringRef` (valid while `text` lives).
+pub(crate) fn string_ref(text: &str) -> MlirStringRef {
+    MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
+}
+
+/// An `MlirStringRef` as a Rust string (lossy for invalid UTF-8).
+///
+/// # Safety
+/// `text` must point at `length` readable bytes.
+pub(crate) unsafe fn to_string(text: MlirStringRef) -> String {
+    if text.data.is_null() || text.length == 0 {
+        return String::new();
+    }
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}

@@ -1,0 +1,154 @@
+//===- ptxcc_shim.cpp - what the MLIR C API lacks, and nothing more -------===//
+//
+// The MLIR 22 C API cannot:
+//   * register a pass pipeline by name, so that MLIR's own pipeline parser
+//     (`builtin.module(lower-struct-args{opt-byval=false},cse)`) knows ours;
+//   * register only the dialects and translations ptxcc uses (the C API
+//     offers only "all of them", which triples the binary);
+//   * parse a buffer under a file name *into a module* (implicit module);
+//   * find the file/line/column inside a nested location;
+//   * translate to LLVM IR text without crashing on failure.
+// Each function below does one of those and calls back into Rust. No
+// lowering logic lives here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Support.h"
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/IRDL/IR/IRDL.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+using namespace mlir;
+
+extern "C" {
+
+/// Builds a registered pipeline into `pm`. `anchor` is the op name `pm` is
+/// anchored on; `options` is the text between the braces (empty when none).
+/// On failure the builder may set `*error` (a malloc'ed C string, freed here).
+typedef bool (*PtxccPipelineBuilder)(void *userData, MlirOpPassManager pm,
+                                     MlirStringRef anchor,
+                                     MlirStringRef options, char **error);
+
+/// Registers a pipeline named `name` with MLIR's global pass registry.
+void ptxccRegisterPassPipeline(MlirStringRef name, MlirStringRef description,
+                               PtxccPipelineBuilder builder, void *userData) {
+  std::string arg(name.data, name.length);
+  std::string desc(description.data, description.length);
+  registerPassPipeline(
+      arg, desc,
+      [builder, userData](OpPassManager &pm, StringRef options,
+                          function_ref<LogicalResult(const Twine &)> onError)
+          -> LogicalResult {
+        std::string anchor = pm.getOpAnchorName().str();
+        char *error = nullptr;
+        bool ok = builder(userData, wrap(&pm),
+                          MlirStringRef{anchor.data(), anchor.size()},
+                          MlirStringRef{options.data(), options.size()},
+                          &error);
+        if (!ok) {
+          LogicalResult reported =
+              onError(error ? error : "invalid pass options");
+          free(error);
+          return reported;
+        }
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)>) {});
+}
+
+/// Registers the upstream passes ptxcc-opt offers by name.
+void ptxccRegisterUpstreamPasses() {
+  registerCanonicalizerPass();
+  registerCSEPass();
+  registerSymbolDCEPass();
+  registerSCCPPass();
+  registerInlinerPass();
+  registerLoopInvariantCodeMotionPass();
+  registerMem2RegPass();
+  registerSROAPass();
+  registerStripDebugInfoPass();
+  registerPrintIRPass();
+  registerTopologicalSortPass();
+}
+
+/// Inserts the dialects ptxcc uses, and their LLVM IR translations.
+void ptxccRegisterDialects(MlirDialectRegistry registry) {
+  DialectRegistry &r = *unwrap(registry);
+  r.insert<func::FuncDialect, LLVM::LLVMDialect, NVVM::NVVMDialect,
+           irdl::IRDLDialect>();
+  registerBuiltinDialectTranslation(r);
+  registerLLVMDialectTranslation(r);
+  registerNVVMDialectTranslation(r);
+}
+
+/// Parses `source` as a module (ops at the top level are wrapped in an
+/// implicit `builtin.module`), with locations that name `filename`. Returns a
+/// null operation on failure; the errors went to the context's handlers.
+MlirOperation ptxccParseModule(MlirContext context, MlirStringRef source,
+                               MlirStringRef filename) {
+  ParserConfig config(unwrap(context));
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      unwrap(source), config, unwrap(filename));
+  if (!module)
+    return MlirOperation{nullptr};
+  return wrap(module.release().getOperation());
+}
+
+/// Finds the first file/line/column location inside `location` (through
+/// name, call-site and fused locations).
+bool ptxccLocationFileLineCol(MlirLocation location, MlirStringRef *filename,
+                              unsigned *line, unsigned *column) {
+  auto found = unwrap(location)->findInstanceOf<FileLineColLoc>();
+  if (!found)
+    return false;
+  StringRef name = found.getFilename().getValue();
+  *filename = MlirStringRef{name.data(), name.size()};
+  *line = found.getLine();
+  *column = found.getColumn();
+  return true;
+}
+
+/// Receives a chunk of text.
+typedef void (*PtxccStringCallback)(MlirStringRef text, void *userData);
+
+/// Translates `module` to LLVM IR and hands its text to `callback`. Returns
+/// false (after the errors went to the context's handlers) on failure.
+bool ptxccTranslateToLLVMIR(MlirOperation module, PtxccStringCallback callback,
+                            void *userData) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(unwrap(module), llvmContext);
+  if (!llvmModule)
+    return false;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvmModule->print(os, nullptr);
+  os.flush();
+  callback(MlirStringRef{text.data(), text.size()}, userData);
+  return true;
+}
+
+} // extern "C"

@@ -1,0 +1,157 @@
+//! `cargo xtask test`: install LLVM if needed, build, `cargo test`, lit.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::cli::TestOptions;
+use crate::llvm::{self, Toolchain};
+use crate::{exec, workspace};
+
+/// Wall-clock time of each step that ran, in order.
+#[derive(Debug, Default)]
+struct Timings {
+    /// Step name and duration.
+    steps: Vec<(&'static str, Duration)>,
+}
+
+impl Timings {
+    /// Runs `step`, recording its duration under `name` whatever its outcome;
+    /// a failure is tagged with the step's name.
+    fn time<T>(
+        &mut self,
+        name: &'static str,
+        step: impl FnOnce() -> Result<T, String>,
+    ) -> Result<T, StepFailure> {
+        println!("\nxtask: === {name} ===");
+        exec::flush_stdout();
+        let start = Instant::now();
+        let result = step();
+        self.steps.push((name, start.elapsed()));
+        result.map_err(|message| StepFailure {
+            step: name,
+            message,
+        })
+    }
+
+    /// The one-line summary, e.g. `xtask test: build 1.2s, lit 0.3s`.
+    fn summary(&self) -> String {
+        let parts: Vec<String> = self
+            .steps
+            .iter()
+            .map(|(name, took)| format!("{name} {:.1}s", took.as_secs_f64()))
+            .collect();
+        format!("xtask test: {}", parts.join(", "))
+    }
+}
+
+/// A step that failed, and why.
+#[derive(Debug)]
+struct StepFailure {
+    /// The name of the step.
+    step: &'static str,
+    /// What went wrong.
+    message: String,
+}
+
+/// Runs every step, then prints the timing summary and the overall verdict.
+pub fn run(options: &TestOptions) -> Result<(), String> {
+    let mut timings = Timings::default();
+    let outcome = run_steps(options, &mut timings);
+    if let Err(failure) = &outcome {
+        eprintln!("xtask: error: {}", failure.message);
+    }
+    println!("\n{}", timings.summary());
+    match outcome {
+        Ok(()) => {
+            println!("xtask: all steps passed");
+            Ok(())
+        }
+        Err(failure) => Err(format!("step `{}` failed", failure.step)),
+    }
+}
+
+/// The steps of `cargo xtask test`, stopping at the first failure.
+fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFailure> {
+    let root = workspace::root();
+    let toolchain = timings.time("llvm", || llvm::ensure_llvm(options.install))?;
+    timings.time("build", || {
+        exec::run_streaming(cargo(&root).args(["build", "--workspace", "--bins"]))
+    })?;
+    if !options.lit_only {
+        timings.time("cargo test", || {
+            exec::run_streaming(cargo(&root).args(["test", "--workspace", "--exclude", "xtask"]))
+        })?;
+    }
+    timings.time("lit", || run_lit(&toolchain, &root))
+}
+
+/// A cargo command that runs in the workspace root.
+fn cargo(root: &Path) -> Command {
+    let mut cmd = Command::new(workspace::cargo());
+    cmd.current_dir(root);
+    cmd
+}
+
+/// Runs the lit suite in `test/` against the freshly built driver.
+fn run_lit(toolchain: &Toolchain, root: &Path) -> Result<(), String> {
+    let driver = workspace::ptxcc_opt();
+    if !exec::is_executable(&driver) {
+        return Err(format!("the driver was not built at {}", driver.display()));
+    }
+    println!("xtask: PTXCC_OPT={}", driver.display());
+    let mut cmd = toolchain.lit_command();
+    cmd.args(["-sv", "--time-tests", "test"])
+        .current_dir(root)
+        .env("PTXCC_OPT", &driver)
+        .env("PATH", path_with_llvm_first()?);
+    exec::run_streaming(&mut cmd)
+}
+
+/// `$PATH` with LLVM 22's `bin` directory in front, so that tests find
+/// `FileCheck`, `not` and friends even when lit.cfg does not name them.
+fn path_with_llvm_first() -> Result<OsString, String> {
+    let llvm_bin = Path::new(llvm::PREFIX).join("bin");
+    let current = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::iter::once(llvm_bin).chain(std::env::split_paths(&current));
+    std::env::join_paths(dirs).map_err(|err| format!("cannot extend PATH: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_lists_steps_in_order() {
+        let timings = Timings {
+            steps: vec![
+                ("build", Duration::from_millis(123_400)),
+                ("cargo test", Duration::from_millis(45_600)),
+                ("lit", Duration::from_millis(7_800)),
+            ],
+        };
+        assert_eq!(
+            timings.summary(),
+            "xtask test: build 123.4s, cargo test 45.6s, lit 7.8s"
+        );
+    }
+
+    #[test]
+    fn failure_keeps_step_name_and_time() {
+        let mut timings = Timings::default();
+        let failure = timings
+            .time("lit", || Err::<(), _>("boom".to_owned()))
+            .unwrap_err();
+        assert_eq!(failure.step, "lit");
+        assert_eq!(failure.message, "boom");
+        assert_eq!(timings.steps.len(), 1);
+    }
+
+    #[test]
+    fn llvm_bin_comes_first_in_path() {
+        let path = path_with_llvm_first().unwrap();
+        let first = std::env::split_paths(&path).next().unwrap();
+        assert_eq!(first, Path::new(llvm::PREFIX).join("bin"));
+    }
+}
