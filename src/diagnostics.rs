@@ -92,8 +92,7 @@ pub fn render(diagnostic: &Diagnostic, fallback_file: &str, source: Option<&str>
     text.push_str(&diagnostic.message);
     text.push('\n');
     let from_this_file = diagnostic.file.as_deref().is_none_or(|f| f == fallback_file);
-    if let (Some(source), Some(line), Some(column), true) =
-        (source, diagnostic.line, diagnostic.column, from_this_file)
+    if let (Some(source), Some(line), Some(column), true) = (source, diagnostic.line, diagnostic.column, from_this_file)
     {
         if let Some(text_line) = source.lines().nth(line.saturating_sub(1) as usize) {
             let width = text_line.chars().take(column.saturating_sub(1) as usize).count();

@@ -55,11 +55,11 @@ pub mod verify_diagnostics;
 
 pub use context::{create_context, prepare_context, register_dialects};
 pub use pipeline::{add_pipeline, PipelineOptions};
+pub use ptxcc_conversions as conversions;
 pub use ptxcc_conversions::{
     ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };
-pub use ptxcc_conversions as conversions;
 pub use ptxcc_dialect as dialect;
 pub use registry::{register_passes, PassInfo, PASSES};
 

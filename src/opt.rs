@@ -47,6 +47,8 @@ pub struct OptConfig {
     pub verify_diagnostics: bool,
     /// Print the IR after every pass (to standard error).
     pub print_ir_after_all: bool,
+    /// Print the IR after a pass that fails (to standard error).
+    pub print_ir_after_failure: bool,
     /// Print pass timings (to standard error).
     pub timing: bool,
     /// Print the result as MLIR or LLVM IR.
@@ -127,6 +129,8 @@ fn process_piece(config: &OptConfig, source: &str, filename: &str) -> (Option<St
         Err(error) => return (None, vec![plain_error(error.to_string())], false),
     };
     context.set_allow_unregistered_dialects(config.allow_unregistered_dialect);
+    // SAFETY: the context is alive.
+    unsafe { shim::ptxccContextSetPrintOpOnDiagnostic(context.to_raw(), !config.verify_diagnostics) };
     let collector = DiagnosticCollector::attach(&context);
     let result = transform(config, &context, source, filename);
     let mut diagnostics = collector.take();
@@ -149,9 +153,7 @@ fn plain_error(message: String) -> Diagnostic {
 /// diagnostic; `Err(Some(message))`: a problem without a location.
 fn transform(config: &OptConfig, context: &Context, source: &str, filename: &str) -> Result<String, Option<String>> {
     // SAFETY: the strings outlive the call; the result is owned by us.
-    let raw = unsafe {
-        shim::ptxccParseModule(context.to_raw(), shim::string_ref(source), shim::string_ref(filename))
-    };
+    let raw = unsafe { shim::ptxccParseModule(context.to_raw(), shim::string_ref(source), shim::string_ref(filename)) };
     if raw.ptr.is_null() {
         return Err(None);
     }
@@ -163,13 +165,13 @@ fn transform(config: &OptConfig, context: &Context, source: &str, filename: &str
     if let Some(pipeline) = &config.pipeline {
         let pm = PassManager::new(context);
         pm.enable_verifier(true);
-        if config.print_ir_after_all {
+        if config.print_ir_after_all || config.print_ir_after_failure {
             pm.enable_ir_printing(&PassIrPrintingOptions {
                 before_all: false,
                 after_all: true,
                 module_scope: false,
                 on_change: false,
-                on_failure: false,
+                on_failure: !config.print_ir_after_all,
                 flags: Default::default(),
                 tree_printing_path: Default::default(),
             });

@@ -1,9 +1,7 @@
 //! Bindings to the C++ shim (`src/shim/ptxcc_shim.cpp`): the few things the
 //! MLIR 22 C API cannot do. Safe wrappers live next to their users.
 
-use mlir_sys::{
-    MlirContext, MlirDialectRegistry, MlirLocation, MlirOpPassManager, MlirOperation, MlirStringRef,
-};
+use mlir_sys::{MlirContext, MlirDialectRegistry, MlirLocation, MlirOpPassManager, MlirOperation, MlirStringRef};
 use std::ffi::{c_char, c_void};
 
 /// Builds a registered pipeline into an op pass manager (see the C++ side).
@@ -38,6 +36,7 @@ unsafe extern "C" {
         line: *mut u32,
         column: *mut u32,
     ) -> bool;
+    pub(crate) fn ptxccContextSetPrintOpOnDiagnostic(context: MlirContext, enable: bool);
     pub(crate) fn ptxccTranslateToLLVMIR(
         module: MlirOperation,
         callback: StringCallback,

@@ -6,7 +6,7 @@
 //! `nvvm.kernel` attribute (what MLIR's GPU lowering produces).
 
 use melior::{
-        ir::{
+    ir::{
         attribute::{ArrayAttribute, Attribute, AttributeLike},
         operation::OperationLike,
         BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value,
@@ -24,10 +24,7 @@ pub const LLVM_BYVAL: &str = "llvm.byval";
 /// Whether `func` (an `llvm.func`) is a kernel.
 pub fn is_kernel(func: OperationRef) -> bool {
     func.has_attribute(NVVM_KERNEL)
-        || func
-            .attribute("CConv")
-            .map(|cconv| cconv.to_string() == "#llvm.cconv<ptx_kernelcc>")
-            .unwrap_or(false)
+        || func.attribute("CConv").map(|cconv| cconv.to_string() == "#llvm.cconv<ptx_kernelcc>").unwrap_or(false)
 }
 
 /// The `llvm.func` that encloses `op` (or `op` itself).
@@ -52,40 +49,26 @@ pub fn parameter_index(func: OperationRef, value: Value) -> Option<usize> {
 }
 
 /// The attribute dictionary of parameter `index` of `func`, if it has one.
-pub fn parameter_attribute<'c>(
-    func: OperationRef<'c, '_>,
-    index: usize,
-    name: &str,
-) -> Option<Attribute<'c>> {
+pub fn parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, name: &str) -> Option<Attribute<'c>> {
     let all = ArrayAttribute::try_from(func.attribute("arg_attrs").ok()?).ok()?;
     let dictionary = all.element(index).ok()?;
     // SAFETY: reading a named entry of a live dictionary attribute.
     let raw = unsafe {
-        mlir_sys::mlirDictionaryAttrGetElementByName(
-            dictionary.to_raw(),
-            melior::StringRef::new(name).to_raw(),
-        )
+        mlir_sys::mlirDictionaryAttrGetElementByName(dictionary.to_raw(), melior::StringRef::new(name).to_raw())
     };
     (!raw.ptr.is_null()).then(|| unsafe { Attribute::from_raw(raw) })
 }
 
 /// Sets `name = value` in the attributes of parameter `index` of `func`,
 /// creating the `arg_attrs` array if the function has none.
-pub fn set_parameter_attribute<'c>(
-    func: OperationRef<'c, '_>,
-    index: usize,
-    name: &str,
-    value: Attribute<'c>,
-) {
+pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, name: &str, value: Attribute<'c>) {
     let context = func.context();
     let count = parameter_count(func);
     let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     let mut dictionaries = Vec::with_capacity(count);
     for position in 0..count {
-        let mut entries: Vec<(Identifier, Attribute)> = existing
-            .and_then(|array| array.element(position).ok())
-            .map(dictionary_entries)
-            .unwrap_or_default();
+        let mut entries: Vec<(Identifier, Attribute)> =
+            existing.and_then(|array| array.element(position).ok()).map(dictionary_entries).unwrap_or_default();
         if position == index {
             entries.retain(|(key, _)| key.as_string_ref().as_str() != Ok(name));
             entries.push((Identifier::new(context_ref(&context), name), value));

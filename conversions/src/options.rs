@@ -121,18 +121,11 @@ pub fn parse_bool(pass: &'static str, name: &str, value: Option<&str>) -> Result
 
 /// Parses an unsigned integer option.
 pub fn parse_u64(pass: &'static str, name: &str, value: Option<&str>) -> Result<u64, OptionError> {
-    value
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| invalid(pass, name, value, "an unsigned integer"))
+    value.and_then(|v| v.parse().ok()).ok_or_else(|| invalid(pass, name, value, "an unsigned integer"))
 }
 
 fn invalid(pass: &'static str, name: &str, value: Option<&str>, expected: &'static str) -> OptionError {
-    OptionError::Invalid {
-        pass,
-        name: name.to_string(),
-        value: value.unwrap_or_default().to_string(),
-        expected,
-    }
+    OptionError::Invalid { pass, name: name.to_string(), value: value.unwrap_or_default().to_string(), expected }
 }
 
 /// Formats `key=value` pairs as pipeline option text.

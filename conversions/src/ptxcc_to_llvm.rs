@@ -27,8 +27,7 @@ use melior::{
         OperationRef, ValueLike,
     },
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
-    RewritePatternSet,
-    Context, ContextRef,
+    Context, ContextRef, RewritePatternSet,
 };
 use ptxcc_dialect::verify::emit_error;
 
@@ -114,10 +113,7 @@ pub fn populate_ptxcc_to_llvm_patterns(
 /// param-space view of a `byval` parameter of the kernel it is in. Then marks
 /// those parameters `nvvm.grid_constant` (and the kernel `nvvm.kernel`) and
 /// applies the patterns once to every op.
-pub fn convert_ptxcc_to_llvm(
-    root: OperationRef,
-    options: &ConvertPtxccToLlvmOptions,
-) -> Result<(), ConversionError> {
+pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOptions) -> Result<(), ConversionError> {
     if let Err(error) = ptxcc_dialect::verify(root) {
         return Err(ConversionError::Illegal(error.count));
     }

@@ -38,9 +38,8 @@ pub fn load(context: &Context) -> Result<(), DialectError> {
     }
     for dialect in ["llvm", "irdl"] {
         // SAFETY: the context is alive; the string outlives the call.
-        let loaded = unsafe {
-            mlir_sys::mlirContextGetOrLoadDialect(context.to_raw(), StringRef::new(dialect).to_raw())
-        };
+        let loaded =
+            unsafe { mlir_sys::mlirContextGetOrLoadDialect(context.to_raw(), StringRef::new(dialect).to_raw()) };
         if loaded.ptr.is_null() {
             return Err(DialectError::MissingDialect(dialect));
         }

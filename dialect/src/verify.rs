@@ -15,13 +15,11 @@
 //! 101 where the `.td` asks for one), so a context that did not load the IRDL
 //! definition still gets the checks.
 
-use melior::{
-    ir::{
-        attribute::{AttributeLike, IntegerAttribute},
-        operation::{OperationLike, WalkOrder, WalkResult},
-        r#type::IntegerType,
-        Location, OperationRef, ValueLike,
-    },
+use melior::ir::{
+    attribute::{AttributeLike, IntegerAttribute},
+    operation::{OperationLike, WalkOrder, WalkResult},
+    r#type::IntegerType,
+    Location, OperationRef, ValueLike,
 };
 
 use crate::{address_space, names, types::pointer_address_space, Constraint, OpInfo};
@@ -88,21 +86,14 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
         };
         let actual = IntegerType::try_from(attribute.r#type()).map(|t| t.width()).ok();
         if IntegerAttribute::try_from(attribute).is_err() || actual != Some(width) {
-            problems.push(format!(
-                "attribute '{}' must be an i{width} integer, got '{attribute}'",
-                field.name
-            ));
+            problems.push(format!("attribute '{}' must be an i{width} integer, got '{attribute}'", field.name));
         }
     }
     if !problems.is_empty() {
         return problems;
     }
     let int = |name: &str| {
-        op.attribute(name)
-            .ok()
-            .and_then(|a| IntegerAttribute::try_from(a).ok())
-            .map(|a| a.value())
-            .unwrap_or_default()
+        op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value()).unwrap_or_default()
     };
     let power_of_two = |problems: &mut Vec<String>| {
         let alignment = int("alignment");
@@ -137,12 +128,7 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
                 let space = pointer_address_space(result.r#type());
                 if !matches!(
                     space,
-                    Some(
-                        address_space::GLOBAL
-                            | address_space::SHARED
-                            | address_space::CONST
-                            | address_space::LOCAL
-                    )
+                    Some(address_space::GLOBAL | address_space::SHARED | address_space::CONST | address_space::LOCAL)
                 ) {
                     problems.push(format!(
                         "result must be in the global (1), shared (3), const (4) or local (5) address space, got '{}'",

@@ -22,16 +22,19 @@ fn command() -> Command {
         .about("Lower the PTX calling convention in MLIR (LLVM/NVVM dialects) with the ptxcc passes")
         .version(env!("CARGO_PKG_VERSION"))
         .arg(Arg::new("input").value_name("INPUT").default_value("-").help("Input file, or '-' for standard input"))
-        .arg(Arg::new("output").short('o').value_name("FILE").help("Output file (written only when the run succeeds); standard output by default"))
         .arg(
-            Arg::new("pass-pipeline")
-                .long("pass-pipeline")
-                .value_name("PIPELINE")
-                .help("A pass pipeline in MLIR's syntax, e.g. 'builtin.module(convert-ptxcc-to-llvm{vector-copy=false},cse)'"),
+            Arg::new("output")
+                .short('o')
+                .value_name("FILE")
+                .help("Output file (written only when the run succeeds); standard output by default"),
         )
+        .arg(Arg::new("pass-pipeline").long("pass-pipeline").value_name("PIPELINE").help(
+            "A pass pipeline in MLIR's syntax, e.g. 'builtin.module(convert-ptxcc-to-llvm{vector-copy=false},cse)'",
+        ))
         .arg(flag("split-input-file", "Split the input at '// -----' lines and process each piece on its own"))
         .arg(flag("verify-diagnostics", "Check that the diagnostics match the expected-* comments of the input"))
         .arg(flag("mlir-print-ir-after-all", "Print the IR after every pass (to standard error)"))
+        .arg(flag("mlir-print-ir-after-failure", "Print the IR after a pass that fails (to standard error)"))
         .arg(flag("mlir-timing", "Print the time each pass took (to standard error)"))
         .arg(flag("mlir-print-op-generic", "Print every op in the generic form"))
         .arg(flag("allow-unregistered-dialect", "Accept ops of dialects that are not registered"))
@@ -72,14 +75,13 @@ fn pass_flag(name: &'static str, summary: &'static str) -> Arg {
 }
 
 fn pass_help() -> String {
-    let mut text = String::from("ptxcc passes (--NAME or --NAME='option=value ...', in pipeline order, or by name in --pass-pipeline):\n");
+    let mut text = String::from(
+        "ptxcc passes (--NAME or --NAME='option=value ...', in pipeline order, or by name in --pass-pipeline):\n",
+    );
     for pass in PASSES {
         text.push_str(&format!("  {:<28} {}\n", pass.name, pass.summary));
         for option in pass.options {
-            text.push_str(&format!(
-                "      {:<26} {} (default: {})\n",
-                option.name, option.description, option.default
-            ));
+            text.push_str(&format!("      {:<26} {} (default: {})\n", option.name, option.description, option.default));
         }
     }
     text.push_str("\nupstream MLIR passes:\n");
@@ -205,8 +207,13 @@ fn run() -> Result<bool, String> {
         split_input_file: matches.get_flag("split-input-file"),
         verify_diagnostics: matches.get_flag("verify-diagnostics"),
         print_ir_after_all: matches.get_flag("mlir-print-ir-after-all"),
+        print_ir_after_failure: matches.get_flag("mlir-print-ir-after-failure"),
         timing: matches.get_flag("mlir-timing"),
-        emit: if matches.get_one::<String>("emit").map(String::as_str) == Some("llvm") { Emit::Llvm } else { Emit::Mlir },
+        emit: if matches.get_one::<String>("emit").map(String::as_str) == Some("llvm") {
+            Emit::Llvm
+        } else {
+            Emit::Mlir
+        },
         allow_unregistered_dialect: matches.get_flag("allow-unregistered-dialect"),
         print_generic: matches.get_flag("mlir-print-op-generic"),
     };

@@ -7,6 +7,7 @@
 //     offers only "all of them", which triples the binary);
 //   * parse a buffer under a file name *into a module* (implicit module);
 //   * find the file/line/column inside a nested location;
+//   * turn off the "see current operation" note on diagnostics;
 //   * translate to LLVM IR text without crashing on failure.
 // Each function below does one of those and calls back into Rust. No
 // lowering logic lives here.
@@ -129,6 +130,12 @@ bool ptxccLocationFileLineCol(MlirLocation location, MlirStringRef *filename,
   *line = found.getLine();
   *column = found.getColumn();
   return true;
+}
+
+/// Whether diagnostics carry a "see current operation" note (mlir-opt turns
+/// it off under --verify-diagnostics).
+void ptxccContextSetPrintOpOnDiagnostic(MlirContext context, bool enable) {
+  unwrap(context)->printOpOnDiagnostic(enable);
 }
 
 /// Receives a chunk of text.

@@ -74,10 +74,7 @@ fn is_help_flag(arg: &str) -> bool {
 
 /// Parses the options of `cargo xtask test`.
 fn parse_test(args: &[String]) -> Result<TestOptions, String> {
-    let mut options = TestOptions {
-        install: true,
-        lit_only: false,
-    };
+    let mut options = TestOptions { install: true, lit_only: false };
     for arg in args {
         match arg.as_str() {
             "--no-install" => options.install = false,
@@ -122,32 +119,20 @@ mod tests {
 
     #[test]
     fn test_defaults() {
-        assert_eq!(
-            parse_strs(&["test"]),
-            Ok(Command::Test(TestOptions {
-                install: true,
-                lit_only: false
-            }))
-        );
+        assert_eq!(parse_strs(&["test"]), Ok(Command::Test(TestOptions { install: true, lit_only: false })));
     }
 
     #[test]
     fn test_flags() {
         assert_eq!(
             parse_strs(&["test", "--lit-only", "--no-install"]),
-            Ok(Command::Test(TestOptions {
-                install: false,
-                lit_only: true
-            }))
+            Ok(Command::Test(TestOptions { install: false, lit_only: true }))
         );
     }
 
     #[test]
     fn demo_flags() {
-        assert_eq!(
-            parse_strs(&["demo", "--no-install"]),
-            Ok(Command::Demo(DemoOptions { install: false }))
-        );
+        assert_eq!(parse_strs(&["demo", "--no-install"]), Ok(Command::Demo(DemoOptions { install: false })));
         assert!(parse_strs(&["demo", "--lit-only"]).is_err());
     }
 

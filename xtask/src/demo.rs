@@ -18,14 +18,12 @@ pub fn run(options: &DemoOptions) -> Result<(), String> {
     llvm::ensure_llvm(options.install)?;
     let root = workspace::root();
     let mut build = Command::new(workspace::cargo());
-    build
-        .args(["build", "--bin", "ptxcc-opt"])
-        .current_dir(&root);
+    build.args(["build", "--bin", "ptxcc-opt"]).current_dir(&root);
     exec::run_streaming(&mut build)?;
 
     let input_path = root.join(DEMO_INPUT);
-    let input = std::fs::read_to_string(&input_path)
-        .map_err(|err| format!("cannot read {}: {err}", input_path.display()))?;
+    let input =
+        std::fs::read_to_string(&input_path).map_err(|err| format!("cannot read {}: {err}", input_path.display()))?;
     print_section(&format!("Input: {DEMO_INPUT}"), &input);
 
     let lowered = lower(&root, &input_path)?;
@@ -49,11 +47,7 @@ fn to_ptx(mlir: &str) -> Result<String, String> {
     translate.arg("--mlir-to-llvmir");
     let llvm_ir = exec::run_filter(&mut translate, mlir.as_bytes())?;
     let mut llc = Command::new(llvm::tool("llc"));
-    llc.args([
-        "-mtriple=nvptx64-nvidia-cuda",
-        "-mcpu=sm_90",
-        "-mattr=+ptx80",
-    ]);
+    llc.args(["-mtriple=nvptx64-nvidia-cuda", "-mcpu=sm_90", "-mattr=+ptx80"]);
     exec::run_filter(&mut llc, llvm_ir.as_bytes())
 }
 

@@ -7,20 +7,13 @@ use std::process::{Command, Stdio};
 
 /// Renders a command as a shell-like line for logs and error messages.
 pub fn describe(cmd: &Command) -> String {
-    std::iter::once(cmd.get_program())
-        .chain(cmd.get_args())
-        .map(quote)
-        .collect::<Vec<_>>()
-        .join(" ")
+    std::iter::once(cmd.get_program()).chain(cmd.get_args()).map(quote).collect::<Vec<_>>().join(" ")
 }
 
 /// Quotes one argument for display when it contains shell metacharacters.
 fn quote(arg: &OsStr) -> String {
     let text = arg.to_string_lossy();
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=+:,@%".contains(c));
+    let plain = !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=+:,@%".contains(c));
     if plain {
         text.into_owned()
     } else {
@@ -33,9 +26,7 @@ pub fn run_streaming(cmd: &mut Command) -> Result<(), String> {
     let line = describe(cmd);
     println!("$ {line}");
     flush_stdout();
-    let status = cmd
-        .status()
-        .map_err(|err| format!("could not start `{line}`: {err}"))?;
+    let status = cmd.status().map_err(|err| format!("could not start `{line}`: {err}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -45,11 +36,7 @@ pub fn run_streaming(cmd: &mut Command) -> Result<(), String> {
 
 /// Runs `cmd` silently and reports whether it started and exited 0.
 pub fn succeeds(cmd: &mut Command) -> bool {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success())
+    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|status| status.success())
 }
 
 /// Runs `cmd`, feeding it `input` on stdin, and returns its stdout.
@@ -79,11 +66,7 @@ pub fn run_filter(cmd: &mut Command, input: &[u8]) -> Result<String, String> {
     .map_err(|err| format!("could not run `{line}`: {err}"))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
-        return Err(format!(
-            "`{line}` failed ({}):\n{}",
-            output.status,
-            stderr.trim_end()
-        ));
+        return Err(format!("`{line}` failed ({}):\n{}", output.status, stderr.trim_end()));
     }
     if !stderr.trim().is_empty() {
         eprint!("{stderr}");
@@ -94,16 +77,13 @@ pub fn run_filter(cmd: &mut Command, input: &[u8]) -> Result<String, String> {
 /// Finds an executable called `name` in the directories of `$PATH`.
 pub fn find_in_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
+    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| is_executable(candidate))
 }
 
 /// Whether `path` is a regular file with an execute bit set.
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    path.metadata().is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
 }
 
 /// Flushes stdout so our own lines come before a child's output.
@@ -120,10 +100,7 @@ mod tests {
     fn describe_quotes_metacharacters() {
         let mut cmd = Command::new("tool");
         cmd.args(["--pass-pipeline=builtin.module(x)", "plain", "it's", ""]);
-        assert_eq!(
-            describe(&cmd),
-            r"tool '--pass-pipeline=builtin.module(x)' plain 'it'\''s' ''"
-        );
+        assert_eq!(describe(&cmd), r"tool '--pass-pipeline=builtin.module(x)' plain 'it'\''s' ''");
     }
 
     #[test]

@@ -26,16 +26,7 @@ const APT_PACKAGES: &[&str] = &[
 ];
 
 /// Tools from `<PREFIX>/bin` that the build and the tests use.
-const TOOLS: &[&str] = &[
-    "llvm-config",
-    "mlir-opt",
-    "mlir-translate",
-    "FileCheck",
-    "llc",
-    "clang",
-    "not",
-    "lit",
-];
+const TOOLS: &[&str] = &["llvm-config", "mlir-opt", "mlir-translate", "FileCheck", "llc", "clang", "not", "lit"];
 
 /// How a missing requirement is handled once installing is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,25 +119,15 @@ pub fn ensure_llvm(install: bool) -> Result<Toolchain, String> {
             missing = missing_requirements();
         }
     }
-    let required: Vec<&Requirement> = missing
-        .iter()
-        .filter(|req| req.role == Role::Required)
-        .collect();
+    let required: Vec<&Requirement> = missing.iter().filter(|req| req.role == Role::Required).collect();
     if !required.is_empty() {
         return Err(missing_error(&required, install));
     }
     for req in missing.iter().filter(|req| req.role == Role::Optional) {
-        eprintln!(
-            "xtask: warning: {} is missing; lit tests that use it will fail",
-            req.describe()
-        );
+        eprintln!("xtask: warning: {} is missing; lit tests that use it will fail", req.describe());
     }
     let lit_missing = missing.iter().any(|req| req.role == Role::Lit);
-    let lit = if lit_missing {
-        fallback_lit(install)?
-    } else {
-        vec![tool("lit").into_os_string()]
-    };
+    let lit = if lit_missing { fallback_lit(install)? } else { vec![tool("lit").into_os_string()] };
     println!("xtask: LLVM/MLIR 22 found");
     Ok(Toolchain { lit })
 }
@@ -154,10 +135,7 @@ pub fn ensure_llvm(install: bool) -> Result<Toolchain, String> {
 /// Everything the build and the tests need from the system.
 fn requirements() -> Vec<Requirement> {
     let prefix = Path::new(PREFIX);
-    let required = |check| Requirement {
-        check,
-        role: Role::Required,
-    };
+    let required = |check| Requirement { check, role: Role::Required };
     let mut reqs: Vec<Requirement> = TOOLS
         .iter()
         .map(|name| Requirement {
@@ -183,10 +161,7 @@ fn requirements() -> Vec<Requirement> {
 
 /// The requirements that this machine does not meet.
 fn missing_requirements() -> Vec<Requirement> {
-    requirements()
-        .into_iter()
-        .filter(|req| !req.is_met())
-        .collect()
+    requirements().into_iter().filter(|req| !req.is_met()).collect()
 }
 
 /// Whether `dir` holds a `libclang*.so*` shared library.
@@ -212,11 +187,8 @@ fn print_missing(missing: &[Requirement]) {
 /// The error for required pieces that are (still) missing.
 fn missing_error(missing: &[&Requirement], install: bool) -> String {
     let list: Vec<String> = missing.iter().map(|req| req.describe()).collect();
-    let hint = if install {
-        "even after installing the packages"
-    } else {
-        "and --no-install was given; install them with"
-    };
+    let hint =
+        if install { "even after installing the packages" } else { "and --no-install was given; install them with" };
     format!(
         "LLVM/MLIR 22 is incomplete: {} missing, {hint}:\n  apt-get install {}",
         list.join(", "),
@@ -227,8 +199,7 @@ fn missing_error(missing: &[&Requirement], install: bool) -> String {
 /// Installs [`APT_PACKAGES`] with apt-get, through sudo when not root.
 fn install_packages() -> Result<(), String> {
     println!("xtask: installing LLVM/MLIR 22 from Debian packages");
-    exec::run_streaming(&mut apt_get(&["update"]))
-        .map_err(|err| format!("apt-get update failed: {err}"))?;
+    exec::run_streaming(&mut apt_get(&["update"])).map_err(|err| format!("apt-get update failed: {err}"))?;
     let mut install_args = vec!["install", "-y", "--no-install-recommends"];
     install_args.extend_from_slice(APT_PACKAGES);
     exec::run_streaming(&mut apt_get(&install_args)).map_err(|err| {
@@ -268,10 +239,7 @@ const LIT_MAIN: &str = "import sys; from lit.main import main; sys.exit(main())"
 
 /// Finds a lit other than LLVM's, installing it with pip when allowed.
 fn fallback_lit(install: bool) -> Result<Vec<OsString>, String> {
-    eprintln!(
-        "xtask: warning: {} is missing; looking for another lit",
-        tool("lit").display()
-    );
+    eprintln!("xtask: warning: {} is missing; looking for another lit", tool("lit").display());
     if let Some(lit) = python_lit() {
         return Ok(lit);
     }
@@ -314,12 +282,7 @@ mod tests {
         let reqs = requirements();
         let names: Vec<String> = reqs.iter().map(Requirement::describe).collect();
         for tool_name in TOOLS {
-            assert!(
-                names
-                    .iter()
-                    .any(|n| n.ends_with(&format!("/bin/{tool_name}"))),
-                "{tool_name}"
-            );
+            assert!(names.iter().any(|n| n.ends_with(&format!("/bin/{tool_name}"))), "{tool_name}");
         }
         assert!(names.iter().any(|n| n.contains("libclang*.so*")));
         assert!(names.iter().any(|n| n.starts_with("/usr/include/libxml2")));
@@ -345,17 +308,14 @@ mod tests {
         let cmd = apt_get(&["update"]);
         let line = exec::describe(&cmd);
         assert!(line.ends_with("apt-get update"), "{line}");
-        assert!(cmd.get_envs().any(
-            |(key, value)| key == "DEBIAN_FRONTEND" && value == Some("noninteractive".as_ref())
-        ));
+        assert!(cmd
+            .get_envs()
+            .any(|(key, value)| key == "DEBIAN_FRONTEND" && value == Some("noninteractive".as_ref())));
     }
 
     #[test]
     fn missing_error_names_packages() {
-        let req = Requirement {
-            check: Check::File(PathBuf::from("/nope/IR.h")),
-            role: Role::Required,
-        };
+        let req = Requirement { check: Check::File(PathBuf::from("/nope/IR.h")), role: Role::Required };
         let err = missing_error(&[&req], false);
         assert!(err.contains("/nope/IR.h"), "{err}");
         assert!(err.contains("libmlir-22-dev"), "{err}");

@@ -19,29 +19,19 @@ struct Timings {
 impl Timings {
     /// Runs `step`, recording its duration under `name` whatever its outcome;
     /// a failure is tagged with the step's name.
-    fn time<T>(
-        &mut self,
-        name: &'static str,
-        step: impl FnOnce() -> Result<T, String>,
-    ) -> Result<T, StepFailure> {
+    fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> Result<T, String>) -> Result<T, StepFailure> {
         println!("\nxtask: === {name} ===");
         exec::flush_stdout();
         let start = Instant::now();
         let result = step();
         self.steps.push((name, start.elapsed()));
-        result.map_err(|message| StepFailure {
-            step: name,
-            message,
-        })
+        result.map_err(|message| StepFailure { step: name, message })
     }
 
     /// The one-line summary, e.g. `xtask test: build 1.2s, lit 0.3s`.
     fn summary(&self) -> String {
-        let parts: Vec<String> = self
-            .steps
-            .iter()
-            .map(|(name, took)| format!("{name} {:.1}s", took.as_secs_f64()))
-            .collect();
+        let parts: Vec<String> =
+            self.steps.iter().map(|(name, took)| format!("{name} {:.1}s", took.as_secs_f64())).collect();
         format!("xtask test: {}", parts.join(", "))
     }
 }
@@ -76,9 +66,7 @@ pub fn run(options: &TestOptions) -> Result<(), String> {
 fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFailure> {
     let root = workspace::root();
     let toolchain = timings.time("llvm", || llvm::ensure_llvm(options.install))?;
-    timings.time("build", || {
-        exec::run_streaming(cargo(&root).args(["build", "--workspace", "--bins"]))
-    })?;
+    timings.time("build", || exec::run_streaming(cargo(&root).args(["build", "--workspace", "--bins"])))?;
     if !options.lit_only {
         timings.time("cargo test", || {
             exec::run_streaming(cargo(&root).args(["test", "--workspace", "--exclude", "xtask"]))
@@ -131,18 +119,13 @@ mod tests {
                 ("lit", Duration::from_millis(7_800)),
             ],
         };
-        assert_eq!(
-            timings.summary(),
-            "xtask test: build 123.4s, cargo test 45.6s, lit 7.8s"
-        );
+        assert_eq!(timings.summary(), "xtask test: build 123.4s, cargo test 45.6s, lit 7.8s");
     }
 
     #[test]
     fn failure_keeps_step_name_and_time() {
         let mut timings = Timings::default();
-        let failure = timings
-            .time("lit", || Err::<(), _>("boom".to_owned()))
-            .unwrap_err();
+        let failure = timings.time("lit", || Err::<(), _>("boom".to_owned())).unwrap_err();
         assert_eq!(failure.step, "lit");
         assert_eq!(failure.message, "boom");
         assert_eq!(timings.steps.len(), 1);

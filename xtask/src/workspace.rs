@@ -25,9 +25,7 @@ pub fn target_dir() -> PathBuf {
             if dir.is_absolute() {
                 dir
             } else {
-                std::env::current_dir()
-                    .map(|cwd| cwd.join(&dir))
-                    .unwrap_or(dir)
+                std::env::current_dir().map(|cwd| cwd.join(&dir)).unwrap_or(dir)
             }
         }
         None => root().join("target"),

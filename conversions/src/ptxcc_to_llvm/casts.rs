@@ -4,11 +4,10 @@
 use melior::{
     ir::BlockLike as _,
     ir::{
-        attribute::Attribute, operation::OperationBuilder, operation::OperationLike, OperationRef,
-        Type, Value, ValueLike,
+        attribute::Attribute, operation::OperationBuilder, operation::OperationLike, OperationRef, Type, Value,
+        ValueLike,
     },
-    RewritePatternSet,
-    Context,
+    Context, RewritePatternSet,
 };
 use ptxcc_dialect::{address_space, names, types::pointer_type};
 
@@ -24,7 +23,9 @@ use crate::kernel::{
 pub fn param_space_parameter<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, usize)> {
     let mut current = value;
     loop {
-        if let Some(op) = defining_op(current, "llvm.getelementptr").or_else(|| defining_op(current, "llvm.addrspacecast")) {
+        if let Some(op) =
+            defining_op(current, "llvm.getelementptr").or_else(|| defining_op(current, "llvm.addrspacecast"))
+        {
             current = op.operand(0).ok()?;
             continue;
         }

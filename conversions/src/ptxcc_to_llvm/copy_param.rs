@@ -8,8 +8,7 @@ use melior::{
         r#type::IntegerType,
         Identifier, Value, ValueLike,
     },
-    RewritePatternSet,
-    Context,
+    Context, RewritePatternSet,
 };
 use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::pointer_type};
 
@@ -209,7 +208,12 @@ mod tests {
     #[case::align1(3, 1, true, vec![(0, I8), (1, I8), (2, I8)])]
     #[case::odd_tail(7, 8, true, vec![(0, I32), (4, I16), (6, I8)])]
     #[case::overaligned(16, 64, true, vec![(0, V4I32)])]
-    fn plans_copies(#[case] size: u64, #[case] alignment: u64, #[case] vector: bool, #[case] expected: Vec<(u64, AccessKind)>) {
+    fn plans_copies(
+        #[case] size: u64,
+        #[case] alignment: u64,
+        #[case] vector: bool,
+        #[case] expected: Vec<(u64, AccessKind)>,
+    ) {
         assert_eq!(kinds(&plan_inline_copy(size, alignment, vector)), expected);
     }
 

@@ -8,8 +8,7 @@ use melior::{
         r#type::IntegerType,
         OperationRef, ValueLike,
     },
-    RewritePatternSet,
-    Context,
+    Context, RewritePatternSet,
 };
 use ptxcc_dialect::names;
 

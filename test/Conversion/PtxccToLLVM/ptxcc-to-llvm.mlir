@@ -1,0 +1,161 @@
+// convert-ptxcc-to-llvm: every ptxcc op becomes LLVM-dialect ops, and no
+// ptxcc op remains.
+// RUN: %ptxcc-opt %s --split-input-file --convert-ptxcc-to-llvm | FileCheck %s
+// RUN: %ptxcc-opt %s --split-input-file --convert-ptxcc-to-llvm='vector-copy=false' | FileCheck %s --check-prefix=SCALAR
+// RUN: %ptxcc-opt %s --split-input-file --convert-ptxcc-to-llvm='inline-copy-threshold=16' | FileCheck %s --check-prefix=MEMCPY
+// RUN: %ptxcc-opt %s --split-input-file --pass-pipeline='builtin.module(llvm.func(convert-ptxcc-to-llvm))' | FileCheck %s
+
+// A load at a constant offset is a byte GEP plus a load from param space with
+// the op's alignment; offset 0 needs no GEP.
+// CHECK-LABEL: llvm.func ptx_kernelcc @load_param(
+// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<(f64, i8, array<4 x i32>)>},
+// CHECK-NOT: nvvm.grid_constant
+// CHECK: %[[P:.*]] = llvm.addrspacecast %[[S]] : !llvm.ptr to !llvm.ptr<101>
+// CHECK-NEXT: %[[F:.*]] = llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr<101> -> f64
+// CHECK-NEXT: %[[B_ADDR:.*]] = llvm.getelementptr %[[P]][8] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8
+// CHECK-NEXT: %[[B:.*]] = llvm.load %[[B_ADDR]] {alignment = 8 : i64} : !llvm.ptr<101> -> i8
+// CHECK-NEXT: %[[A_ADDR:.*]] = llvm.getelementptr %[[P]][24] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8
+// CHECK-NEXT: %[[A:.*]] = llvm.load %[[A_ADDR]] {alignment = 4 : i64} : !llvm.ptr<101> -> i32
+// CHECK-NOT: ptxcc.
+// CHECK: llvm.return
+llvm.func ptx_kernelcc @load_param(%s: !llvm.ptr {llvm.byval = !llvm.struct<(f64, i8, array<4 x i32>)>, llvm.align = 8 : i64}, %out: !llvm.ptr) {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %f = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 8 : i64} : (!llvm.ptr<101>) -> f64
+  %b = "ptxcc.load_param"(%p) {offset = 8 : i64, alignment = 8 : i64} : (!llvm.ptr<101>) -> i8
+  %a = "ptxcc.load_param"(%p) {offset = 24 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.store %f, %out : f64, !llvm.ptr
+  llvm.store %b, %out : i8, !llvm.ptr
+  llvm.store %a, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// The cast-only path: one addrspacecast, and the parameter becomes a grid
+// constant (with nvvm.kernel on the function) so that llc emits cvta.param
+// instead of copying the struct. Only the converted parameter is marked.
+// CHECK-LABEL: llvm.func ptx_kernelcc @param_to_generic(
+// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<(f64, i8, array<4 x i32>)>, nvvm.grid_constant},
+// CHECK-SAME: %{{[^:]*}}: !llvm.ptr {llvm.align = 4 : i64, llvm.byval = i32})
+// CHECK-SAME: attributes {nvvm.kernel}
+// CHECK: %[[P:.*]] = llvm.addrspacecast %[[S]] : !llvm.ptr to !llvm.ptr<101>
+// CHECK-NEXT: %[[G:.*]] = llvm.addrspacecast %[[P]] : !llvm.ptr<101> to !llvm.ptr
+// CHECK-NEXT: llvm.call @consume(%[[G]])
+llvm.func ptx_kernelcc @param_to_generic(%s: !llvm.ptr {llvm.byval = !llvm.struct<(f64, i8, array<4 x i32>)>, llvm.align = 8 : i64},
+                                          %t: !llvm.ptr {llvm.byval = i32, llvm.align = 4 : i64}) {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %g = "ptxcc.param_to_generic"(%p) : (!llvm.ptr<101>) -> !llvm.ptr
+  llvm.call @consume(%g) : (!llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @consume(!llvm.ptr)
+
+// -----
+
+// A field address escapes: the cast goes through the GEP back to the same
+// parameter, and a function marked nvvm.kernel (MLIR's GPU lowering) counts
+// as a kernel too.
+// CHECK-LABEL: llvm.func @param_to_generic_field(
+// CHECK-SAME: %{{[^:]*}}: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.array<4 x i64>, nvvm.grid_constant})
+// CHECK: %[[F:.*]] = llvm.getelementptr %{{.*}}[16] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8
+// CHECK-NEXT: llvm.addrspacecast %[[F]] : !llvm.ptr<101> to !llvm.ptr
+llvm.func @param_to_generic_field(%s: !llvm.ptr {llvm.byval = !llvm.array<4 x i64>, llvm.align = 8 : i64}) attributes {nvvm.kernel} {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %f = llvm.getelementptr %p[16] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8
+  %g = "ptxcc.param_to_generic"(%f) : (!llvm.ptr<101>) -> !llvm.ptr
+  llvm.call @consume(%g) : (!llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @consume(!llvm.ptr)
+
+// -----
+
+// NVPTX cannot cast param to global directly: the conversion goes through
+// the generic space (cvta.param, then cvta.to.global).
+// CHECK-LABEL: llvm.func ptx_kernelcc @param_to_global(
+// CHECK-SAME: nvvm.grid_constant
+// CHECK: %[[P:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<101>
+// CHECK-NEXT: %[[G:.*]] = llvm.addrspacecast %[[P]] : !llvm.ptr<101> to !llvm.ptr
+// CHECK-NEXT: %[[GL:.*]] = llvm.addrspacecast %[[G]] : !llvm.ptr to !llvm.ptr<1>
+// CHECK-NEXT: llvm.call @consume_global(%[[GL]])
+llvm.func ptx_kernelcc @param_to_global(%s: !llvm.ptr {llvm.byval = !llvm.array<4 x i64>, llvm.align = 8 : i64}) {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %g = "ptxcc.param_to_global"(%p) : (!llvm.ptr<101>) -> !llvm.ptr<1>
+  llvm.call @consume_global(%g) : (!llvm.ptr<1>) -> ()
+  llvm.return
+}
+llvm.func @consume_global(!llvm.ptr<1>)
+
+// -----
+
+// CHECK-LABEL: llvm.func @generic_to_as(
+// CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr)
+// CHECK-NEXT: %[[S:.*]] = llvm.addrspacecast %[[G]] : !llvm.ptr to !llvm.ptr<3>
+// CHECK-NEXT: llvm.load %[[S]]
+llvm.func @generic_to_as(%g: !llvm.ptr) -> i32 {
+  %s = "ptxcc.generic_to_as"(%g) : (!llvm.ptr) -> !llvm.ptr<3>
+  %v = llvm.load %s : !llvm.ptr<3> -> i32
+  llvm.return %v : i32
+}
+
+// -----
+
+// A 16-byte aligned 40-byte copy: two v4 accesses and a v2 for the tail
+// (scalars without vector-copy; a memcpy above the inline threshold). The
+// local slot is addressed through a generic cast: llc 22's NVPTXLowerAlloca
+// breaks GEPs on an addrspace(5) alloca.
+// CHECK-LABEL: llvm.func ptx_kernelcc @copy_param(
+// CHECK: %[[P:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<101>
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK-NEXT: %[[DST:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<5> to !llvm.ptr
+// CHECK-NEXT: %[[V0:.*]] = llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<101> -> vector<4xi32>
+// CHECK-NEXT: %[[A1:.*]] = llvm.getelementptr %[[P]][16]
+// CHECK-NEXT: %[[V1:.*]] = llvm.load %[[A1]] {alignment = 16 : i64} : !llvm.ptr<101> -> vector<4xi32>
+// CHECK-NEXT: %[[A2:.*]] = llvm.getelementptr %[[P]][32]
+// CHECK-NEXT: %[[V2:.*]] = llvm.load %[[A2]] {alignment = 8 : i64} : !llvm.ptr<101> -> vector<2xi32>
+// CHECK-NEXT: llvm.store %[[V0]], %[[DST]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
+// CHECK-NEXT: %[[D1:.*]] = llvm.getelementptr %[[DST]][16] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NEXT: llvm.store %[[V1]], %[[D1]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
+// CHECK-NEXT: %[[D2:.*]] = llvm.getelementptr %[[DST]][32] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NEXT: llvm.store %[[V2]], %[[D2]] {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr
+// CHECK-NOT: ptxcc.copy_param
+// SCALAR-LABEL: llvm.func ptx_kernelcc @copy_param(
+// SCALAR-COUNT-5: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
+// SCALAR-COUNT-5: llvm.store %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr
+// SCALAR-NOT: vector
+// MEMCPY-LABEL: llvm.func ptx_kernelcc @copy_param(
+// MEMCPY: %[[SLOT:.*]] = llvm.alloca
+// MEMCPY-NEXT: %[[DST:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<5> to !llvm.ptr
+// MEMCPY-NEXT: %[[N:.*]] = llvm.mlir.constant(40 : i64) : i64
+// MEMCPY-NEXT: "llvm.intr.memcpy"(%[[DST]], %{{.*}}, %[[N]]) <{arg_attrs = [{llvm.align = 16 : i64}, {llvm.align = 16 : i64}, {}], isVolatile = false}>
+// MEMCPY-NOT: vector
+llvm.func ptx_kernelcc @copy_param(%s: !llvm.ptr {llvm.byval = !llvm.array<5 x i64>, llvm.align = 16 : i64}) {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x !llvm.array<5 x i64> {alignment = 16 : i64} : (i32) -> !llvm.ptr<5>
+  "ptxcc.copy_param"(%p, %slot) {size = 40 : i64, alignment = 16 : i64} : (!llvm.ptr<101>, !llvm.ptr<5>) -> ()
+  %g = llvm.addrspacecast %slot : !llvm.ptr<5> to !llvm.ptr
+  llvm.call @consume(%g) : (!llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @consume(!llvm.ptr)
+
+// -----
+
+// A copy into a generic slot needs no cast; 4-byte alignment gives i32
+// accesses and an i16 tail.
+// CHECK-LABEL: llvm.func ptx_kernelcc @copy_param_generic_slot(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK-NOT: llvm.addrspacecast %[[SLOT]]
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<101> -> i32
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<101> -> i16
+// CHECK: llvm.store %{{.*}}, %[[SLOT]] {alignment = 4 : i64} : i32, !llvm.ptr
+llvm.func ptx_kernelcc @copy_param_generic_slot(%s: !llvm.ptr {llvm.byval = !llvm.array<5 x i16>, llvm.align = 4 : i64}) {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x !llvm.array<5 x i16> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+  "ptxcc.copy_param"(%p, %slot) {size = 10 : i64, alignment = 4 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  llvm.call @consume(%slot) : (!llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @consume(!llvm.ptr)

@@ -1,0 +1,138 @@
+// Every verification rule of the ptxcc dialect: first those IRDL enforces
+// (types of operands and results, required attributes, unknown ops), then
+// those ptxcc checks itself (attribute widths and values, address spaces).
+// RUN: %ptxcc-opt %s --split-input-file --verify-diagnostics
+
+llvm.func @load_param_generic_pointer(%p: !llvm.ptr) {
+  // expected-error @+1 {{expected '!llvm.ptr<101>' but got '!llvm.ptr'}}
+  %v = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 4 : i64} : (!llvm.ptr) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_param_missing_offset(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{attribute "offset" is expected but not provided}}
+  %v = "ptxcc.load_param"(%p) {alignment = 4 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_param_string_offset(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{expected base attribute 'builtin.integer' but got 'builtin.string'}}
+  %v = "ptxcc.load_param"(%p) {offset = "zero", alignment = 4 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @unknown_op(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{unregistered operation 'ptxcc.store_param' found in dialect ('ptxcc')}}
+  "ptxcc.store_param"(%p) : (!llvm.ptr<101>) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @param_to_generic_wrong_result(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{expected '!llvm.ptr' but got '!llvm.ptr<1>'}}
+  %g = "ptxcc.param_to_generic"(%p) : (!llvm.ptr<101>) -> !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+llvm.func @param_to_global_from_generic(%p: !llvm.ptr) {
+  // expected-error @+1 {{expected '!llvm.ptr<101>' but got '!llvm.ptr'}}
+  %g = "ptxcc.param_to_global"(%p) : (!llvm.ptr) -> !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+llvm.func @copy_param_missing_size(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
+  // expected-error @+1 {{attribute "size" is expected but not provided}}
+  "ptxcc.copy_param"(%p, %d) {alignment = 4 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_param_i32_offset(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{'ptxcc.load_param' op attribute 'offset' must be an i64 integer, got '8 : i32'}}
+  %v = "ptxcc.load_param"(%p) {offset = 8 : i32, alignment = 4 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_param_negative_offset(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{'ptxcc.load_param' op offset must not be negative, got -8}}
+  %v = "ptxcc.load_param"(%p) {offset = -8 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_param_bad_alignment(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{'ptxcc.load_param' op alignment must be a power of two, got 3}}
+  %v = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 3 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @copy_param_i32_alignment(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
+  // expected-error @+1 {{'ptxcc.copy_param' op attribute 'alignment' must be an i64 integer, got '4 : i32'}}
+  "ptxcc.copy_param"(%p, %d) {size = 16 : i64, alignment = 4 : i32} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @copy_param_empty(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
+  // expected-error @+1 {{'ptxcc.copy_param' op size must be positive, got 0}}
+  "ptxcc.copy_param"(%p, %d) {size = 0 : i64, alignment = 4 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @copy_param_bad_alignment(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
+  // expected-error @+1 {{'ptxcc.copy_param' op alignment must be a power of two, got 0}}
+  "ptxcc.copy_param"(%p, %d) {size = 8 : i64, alignment = 0 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @copy_param_to_global(%p: !llvm.ptr<101>, %d: !llvm.ptr<1>) {
+  // expected-error @+1 {{'ptxcc.copy_param' op destination must be in the generic (0) or local (5) address space, got '!llvm.ptr<1>'}}
+  "ptxcc.copy_param"(%p, %d) {size = 8 : i64, alignment = 8 : i64} : (!llvm.ptr<101>, !llvm.ptr<1>) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @generic_to_param(%g: !llvm.ptr) {
+  // expected-error @+1 {{'ptxcc.generic_to_as' op result must be in the global (1), shared (3), const (4) or local (5) address space, got '!llvm.ptr<101>'}}
+  %p = "ptxcc.generic_to_as"(%g) : (!llvm.ptr) -> !llvm.ptr<101>
+  llvm.return
+}
+
+// -----
+
+llvm.func @generic_to_generic(%g: !llvm.ptr) {
+  // expected-error @+1 {{'ptxcc.generic_to_as' op result must be in the global (1), shared (3), const (4) or local (5) address space, got '!llvm.ptr'}}
+  %p = "ptxcc.generic_to_as"(%g) : (!llvm.ptr) -> !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+llvm.func @generic_to_as_from_local(%l: !llvm.ptr<5>) {
+  // expected-error @+1 {{expected '!llvm.ptr' but got '!llvm.ptr<5>'}}
+  %p = "ptxcc.generic_to_as"(%l) : (!llvm.ptr<5>) -> !llvm.ptr<1>
+  llvm.return
+}

@@ -1,0 +1,45 @@
+# lit configuration for ptxcc. Run through `cargo xtask test`, or by hand:
+#   PTXCC_OPT=target/debug/ptxcc-opt /usr/lib/llvm-22/bin/lit -sv test
+import os
+import shutil
+
+import lit.formats
+
+config.name = "ptxcc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test", ".cu"]
+config.excludes = ["Inputs", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.test_source_root, "Output")
+
+llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
+repo = os.path.dirname(config.test_source_root)
+ptxcc_opt = os.path.abspath(os.environ.get("PTXCC_OPT", os.path.join(repo, "target", "debug", "ptxcc-opt")))
+if not os.path.exists(ptxcc_opt):
+    lit_config.fatal(f"ptxcc-opt not found at {ptxcc_opt}: build it or set PTXCC_OPT")
+
+config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
+# Keep the tests' output stable.
+config.environment["NO_COLOR"] = "1"
+
+config.substitutions.append(("%ptxcc-opt", ptxcc_opt))
+config.substitutions.append(("%repo", repo))
+config.substitutions.append(
+    ("%llc-sm90", f"{llvm_bin}/llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80")
+)
+config.substitutions.append(("%to-llvmir", f"{llvm_bin}/mlir-translate --mlir-to-llvmir"))
+config.substitutions.append(
+    (
+        "%clang-cuda",
+        f"{llvm_bin}/clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_90 -nocudainc -nocudalib "
+        "-Xclang -target-feature -Xclang +ptx80",
+    )
+)
+# FileCheck, not, mlir-opt, mlir-translate, llc and clang come from llvm_bin
+# (first on PATH), never from elsewhere on the machine.
+for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang"]:
+    if not os.path.exists(os.path.join(llvm_bin, tool)):
+        lit_config.fatal(f"{tool} not found in {llvm_bin}")
+
+if shutil.which("ptxas"):
+    config.available_features.add("ptxas")
