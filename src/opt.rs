@@ -211,3 +211,46 @@ pub fn translate_to_llvm_ir(module: &Module) -> Option<String> {
     };
     ok.then_some(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case("a\n", vec!["a\n"])]
+    #[case("a\n// -----\nb\n", vec!["a\n", "\n\nb\n"])]
+    #[case("a\n// -----   \n// -----\nc", vec!["a\n", "\n\n", "\n\n\nc"])]
+    #[case("", vec![""])]
+    fn splits_and_keeps_line_numbers(#[case] source: &str, #[case] expected: Vec<&str>) {
+        assert_eq!(split_input(source), expected);
+    }
+
+    #[test]
+    fn ptxcc_ops_are_verified_after_parsing() {
+        let config = OptConfig::default();
+        let good = "llvm.func @f(%p: !llvm.ptr<101>) {\n  %v = \"ptxcc.load_param\"(%p) {offset = 0 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> i32\n  llvm.return\n}\n";
+        let outcome = process(&config, good, "good.mlir");
+        assert!(outcome.success, "{}", outcome.messages);
+        assert!(outcome.output.contains("ptxcc.load_param"));
+
+        let bad = good.replace("alignment = 4 : i64", "alignment = 4 : i16");
+        let outcome = process(&config, &bad, "bad.mlir");
+        assert!(!outcome.success);
+        assert!(
+            outcome
+                .messages
+                .starts_with("bad.mlir:2:8: error: 'ptxcc.load_param' op attribute 'alignment' must be an i64"),
+            "{}",
+            outcome.messages
+        );
+        assert!(outcome.output.is_empty());
+    }
+
+    #[test]
+    fn unknown_ptxcc_ops_are_rejected_by_the_registered_dialect() {
+        let outcome = process(&OptConfig::default(), "\"ptxcc.nope\"() : () -> ()\n", "x.mlir");
+        assert!(!outcome.success);
+        assert!(outcome.messages.contains("unregistered operation 'ptxcc.nope'"), "{}", outcome.messages);
+    }
+}

@@ -156,3 +156,62 @@ fn libc_strdup(text: &CString) -> *mut c_char {
     // SAFETY: `text` is a valid C string.
     unsafe { strdup(text.as_ptr()) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::create_context;
+    use melior::pass::PassManager;
+
+    /// `--help` prints `OPTIONS`; the defaults it shows must be the ones the
+    /// pass really starts from, and every option must be accepted.
+    #[test]
+    fn help_defaults_are_the_real_defaults() {
+        for pass in PASSES {
+            let context = create_context().expect("context");
+            for option in pass.options {
+                let text = format!("{}={}", option.name, option.default);
+                let pm = PassManager::new(&context);
+                (pass.add)(&pm.as_operation_pass_manager(), "builtin.module", &text)
+                    .unwrap_or_else(|e| panic!("{}: default of {} rejected: {e}", pass.name, option.name));
+            }
+        }
+        assert_eq!(
+            ConvertPtxccToLlvmOptions::parse(
+                &ConvertPtxccToLlvmOptions::OPTIONS
+                    .iter()
+                    .map(|o| format!("{}={}", o.name, o.default))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            Ok(ConvertPtxccToLlvmOptions::default())
+        );
+        assert_eq!(PipelineOptions::parse(&PipelineOptions::default().to_text()), Ok(PipelineOptions::default()));
+    }
+
+    #[test]
+    fn bad_options_are_errors_not_panics() {
+        let context = create_context().expect("context");
+        let pm = PassManager::new(&context);
+        for pass in PASSES {
+            assert!((pass.add)(&pm.as_operation_pass_manager(), "builtin.module", "no-such-option=1").is_err());
+        }
+    }
+
+    #[test]
+    fn every_pass_is_reachable_by_name() {
+        let context = create_context().expect("context");
+        for pass in PASSES {
+            let pm = PassManager::new(&context);
+            crate::parse_pass_pipeline(&pm, &format!("builtin.module({})", pass.name))
+                .unwrap_or_else(|e| panic!("{}: {e}", pass.name));
+        }
+        for (name, _) in UPSTREAM_PASSES {
+            let pm = PassManager::new(&context);
+            crate::parse_pass_pipeline(&pm, &format!("builtin.module({name})"))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        assert!(find_pass("convert-ptxcc-to-llvm").is_some());
+        assert!(find_pass("no-such-pass").is_none());
+    }
+}
