@@ -5,14 +5,13 @@
 //! `mlir-translate --import-llvm` makes of clang's `ptx_kernel`) or by the
 //! `nvvm.kernel` attribute (what MLIR's GPU lowering produces).
 
-use melior::{
-    ir::{
-        attribute::{ArrayAttribute, Attribute, AttributeLike},
-        operation::OperationLike,
-        BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value,
-    },
-    ContextRef,
+use melior::ir::{
+    attribute::{ArrayAttribute, Attribute, AttributeLike},
+    operation::OperationLike,
+    BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value,
 };
+
+use crate::context::context_of;
 
 /// Name of the unit attribute that marks a kernel.
 pub const NVVM_KERNEL: &str = "nvvm.kernel";
@@ -62,7 +61,7 @@ pub fn parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, name: &
 /// Sets `name = value` in the attributes of parameter `index` of `func`,
 /// creating the `arg_attrs` array if the function has none.
 pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, name: &str, value: Attribute<'c>) {
-    let context = func.context();
+    let context = context_of(func);
     let count = parameter_count(func);
     let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     let mut dictionaries = Vec::with_capacity(count);
@@ -71,11 +70,11 @@ pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, nam
             existing.and_then(|array| array.element(position).ok()).map(dictionary_entries).unwrap_or_default();
         if position == index {
             entries.retain(|(key, _)| key.as_string_ref().as_str() != Ok(name));
-            entries.push((Identifier::new(context_ref(&context), name), value));
+            entries.push((Identifier::new(&context, name), value));
         }
         dictionaries.push(dictionary(&context, &entries));
     }
-    let array = ArrayAttribute::new(context_ref(&context), &dictionaries);
+    let array = ArrayAttribute::new(&context, &dictionaries);
     // SAFETY: `arg_attrs` is an inherent attribute of llvm.func.
     unsafe {
         mlir_sys::mlirOperationSetInherentAttributeByName(
@@ -89,7 +88,8 @@ pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, nam
 /// Marks `func` as a kernel with the `nvvm.kernel` unit attribute.
 pub fn mark_kernel(func: OperationRef) {
     if !func.has_attribute(NVVM_KERNEL) {
-        let unit = Attribute::unit(context_ref(&func.context()));
+        let context = context_of(func);
+        let unit = Attribute::unit(&context);
         // SAFETY: `func` is live; setting a discardable attribute does not
         // invalidate anything.
         unsafe {
@@ -130,24 +130,15 @@ fn dictionary_entries(dictionary: Attribute) -> Vec<(Identifier, Attribute)> {
     }
 }
 
-fn dictionary<'c>(context: &ContextRef<'c>, entries: &[(Identifier<'c>, Attribute<'c>)]) -> Attribute<'c> {
+fn dictionary<'c>(context: &melior::Context, entries: &[(Identifier<'c>, Attribute<'c>)]) -> Attribute<'c> {
     let named: Vec<_> = entries
         .iter()
         .map(|(name, value)| mlir_sys::MlirNamedAttribute { name: name.to_raw(), attribute: value.to_raw() })
         .collect();
     // SAFETY: the context is alive and `named` outlives the call.
     unsafe {
-        Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(
-            context_ref(context).to_raw(),
-            named.len() as isize,
-            named.as_ptr(),
-        ))
+        Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(context.to_raw(), named.len() as isize, named.as_ptr()))
     }
-}
-
-fn context_ref<'c>(context: &ContextRef<'c>) -> &'c melior::Context {
-    // SAFETY: a ContextRef points at a context that outlives 'c.
-    unsafe { context.to_ref() }
 }
 
 /// Whether a value is produced by an op of the given name, and that op.

@@ -31,6 +31,8 @@ use melior::{
 };
 use ptxcc_dialect::verify::emit_error;
 
+pub(crate) use crate::context::context_of;
+
 pub use casts::{param_space_parameter, populate_cast_patterns};
 pub use copy_param::{plan_inline_copy, populate_copy_param_patterns, Access, AccessKind};
 pub use load_param::populate_load_param_patterns;
@@ -160,25 +162,6 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
     Ok(())
 }
 
-/// The context of an op, kept where melior builders that want a `&Context`
-/// can borrow it from.
-pub(crate) struct BorrowedContext<'c>(ContextRef<'c>);
-
-impl std::ops::Deref for BorrowedContext<'_> {
-    type Target = Context;
-
-    fn deref(&self) -> &Context {
-        // SAFETY: `ContextRef` has the layout of `Context`; the reference
-        // points into `self`, which lives as long as the borrow.
-        unsafe { self.0.to_ref() }
-    }
-}
-
-/// The context of `op`.
-pub(crate) fn context_of<'c>(op: OperationRef<'c, '_>) -> BorrowedContext<'c> {
-    BorrowedContext(op.context())
-}
-
 #[repr(align(8))]
 struct PassId;
 static PASS_ID: PassId = PassId;
@@ -227,6 +210,37 @@ impl<'c> Emitter<'c> {
         // SAFETY: the result belongs to an op owned by the IR, which outlives
         // this rewrite; melior values carry no ownership.
         result.map(|raw| unsafe { melior::ir::Value::from_raw(raw) })
+    }
+
+    /// `base` advanced by `offset` bytes (an i8 `llvm.getelementptr`; `base`
+    /// itself for 0).
+    pub fn byte_offset(&self, base: melior::ir::Value<'c, 'c>, offset: u64) -> Option<melior::ir::Value<'c, 'c>> {
+        if offset == 0 {
+            return Some(base);
+        }
+        self.emit(melior::dialect::llvm::get_element_ptr(
+            self.context,
+            base,
+            melior::ir::attribute::DenseI32ArrayAttribute::new(self.context, &[i32::try_from(offset).ok()?]),
+            melior::ir::r#type::IntegerType::new(self.context, 8).into(),
+            base.r#type(),
+            self.location,
+        ))
+    }
+
+    /// `value` cast to the pointer type `to` (`llvm.addrspacecast`).
+    pub fn addrspacecast(
+        &self,
+        value: melior::ir::Value<'c, 'c>,
+        to: melior::ir::Type<'c>,
+    ) -> Option<melior::ir::Value<'c, 'c>> {
+        self.emit(
+            melior::ir::operation::OperationBuilder::new("llvm.addrspacecast", self.location)
+                .add_operands(&[value])
+                .add_results(&[to])
+                .build()
+                .ok()?,
+        )
     }
 
     /// Parses a type in the emitter's context.

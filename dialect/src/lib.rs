@@ -24,19 +24,21 @@ pub use registration::{load, DialectError, IRDL};
 pub use table::{Constraint, Field, OpInfo, DIALECT_NAME, OPS};
 pub use verify::verify;
 
-/// Typed builders for the `ptxcc` ops, generated from the ODS source.
-///
-/// ```text
-/// let op = ptxcc_dialect::ops::load_param(&context, result_type, ptr, offset, alignment, location);
-/// ```
 #[allow(missing_docs, clippy::all, unused)]
-pub mod ops {
+mod generated {
     melior::dialect! {
         name: "ptxcc",
         files: ["td/PtxccOps.td"],
         include_directory_env_vars: ["CARGO_MANIFEST_DIR"],
     }
 }
+
+/// Typed builders for the `ptxcc` ops, generated from the ODS source by
+/// `melior::dialect!`: one function per op (`ops::load_param(context,
+/// result_type, ptr, offset, alignment, location)`), a builder struct with
+/// one setter per operand and attribute (`LoadParamOperation::builder`), and
+/// a typed view with accessors (`LoadParamOperation::try_from(operation)`).
+pub use generated::ptxcc as ops;
 
 /// Names of the ops, as they appear in IR.
 pub mod names {

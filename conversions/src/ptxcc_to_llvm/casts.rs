@@ -3,15 +3,12 @@
 
 use melior::{
     ir::BlockLike as _,
-    ir::{
-        attribute::Attribute, operation::OperationBuilder, operation::OperationLike, OperationRef, Type, Value,
-        ValueLike,
-    },
+    ir::{attribute::Attribute, operation::OperationLike, OperationRef, Value, ValueLike},
     Context, RewritePatternSet,
 };
 use ptxcc_dialect::{address_space, names, types::pointer_type};
 
-use super::{add_lowering, context_of, Emitter};
+use super::{add_lowering, context_of};
 use crate::kernel::{
     defining_op, enclosing_function, is_kernel, mark_kernel, parameter_attribute, parameter_index,
     set_parameter_attribute, LLVM_BYVAL, NVVM_GRID_CONSTANT,
@@ -79,31 +76,21 @@ pub(super) fn mark_grid_constant(func: OperationRef, index: usize) {
     set_parameter_attribute(func, index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
 }
 
-fn addrspacecast<'c>(emit: &Emitter<'c>, value: Value<'c, 'c>, to: Type<'c>) -> Option<Value<'c, 'c>> {
-    emit.emit(
-        OperationBuilder::new("llvm.addrspacecast", emit.location)
-            .add_operands(&[value])
-            .add_results(&[to])
-            .build()
-            .ok()?,
-    )
-}
-
 /// Adds `ParamToGenericLowering`, `ParamToGlobalLowering` and
 /// `GenericToAsLowering`.
 pub fn populate_cast_patterns(patterns: &RewritePatternSet, context: &Context) {
     add_lowering(patterns, context, names::PARAM_TO_GENERIC, |emit, op| {
         let generic = pointer_type(emit.context, address_space::GENERIC);
-        Some(vec![addrspacecast(emit, op.operand(0).ok()?, generic)?])
+        Some(vec![emit.addrspacecast(op.operand(0).ok()?, generic)?])
     });
     add_lowering(patterns, context, names::PARAM_TO_GLOBAL, |emit, op| {
         let generic = pointer_type(emit.context, address_space::GENERIC);
         let global = pointer_type(emit.context, address_space::GLOBAL);
-        let cast = addrspacecast(emit, op.operand(0).ok()?, generic)?;
-        Some(vec![addrspacecast(emit, cast, global)?])
+        let cast = emit.addrspacecast(op.operand(0).ok()?, generic)?;
+        Some(vec![emit.addrspacecast(cast, global)?])
     });
     add_lowering(patterns, context, names::GENERIC_TO_AS, |emit, op| {
         let to = op.result(0).ok()?.r#type();
-        Some(vec![addrspacecast(emit, op.operand(0).ok()?, to)?])
+        Some(vec![emit.addrspacecast(op.operand(0).ok()?, to)?])
     });
 }

@@ -3,10 +3,10 @@
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
     ir::{
-        attribute::{Attribute, DenseI32ArrayAttribute, IntegerAttribute},
+        attribute::{Attribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Identifier, Value, ValueLike,
+        Identifier, ValueLike,
     },
     Context, RewritePatternSet,
 };
@@ -95,20 +95,6 @@ pub fn plan_inline_copy(size: u64, alignment: u64, vector_copy: bool) -> Vec<Acc
     accesses
 }
 
-fn at_offset<'c>(emit: &Emitter<'c>, base: Value<'c, 'c>, offset: u64) -> Option<Value<'c, 'c>> {
-    if offset == 0 {
-        return Some(base);
-    }
-    emit.emit(llvm::get_element_ptr(
-        emit.context,
-        base,
-        DenseI32ArrayAttribute::new(emit.context, &[i32::try_from(offset).ok()?]),
-        IntegerType::new(emit.context, 8).into(),
-        base.r#type(),
-        emit.location,
-    ))
-}
-
 fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
     let i64_type = IntegerType::new(emit.context, 64).into();
     LoadStoreOptions::new().align(Some(IntegerAttribute::new(i64_type, alignment as i64)))
@@ -139,25 +125,19 @@ pub fn populate_copy_param_patterns(
         let alignment = u64::try_from(integer_attribute(op, "alignment")).ok()?;
         if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {
             let generic = pointer_type(emit.context, address_space::GENERIC);
-            dst = emit.emit(
-                OperationBuilder::new("llvm.addrspacecast", emit.location)
-                    .add_operands(&[dst])
-                    .add_results(&[generic])
-                    .build()
-                    .ok()?,
-            )?;
+            dst = emit.addrspacecast(dst, generic)?;
         }
         if size <= options.inline_copy_threshold {
             let plan = plan_inline_copy(size, alignment, options.vector_copy);
             let mut parts = Vec::with_capacity(plan.len());
             for access in &plan {
                 let r#type = emit.parse_type(access.kind.mlir_type());
-                let from = at_offset(emit, src, access.offset)?;
+                let from = emit.byte_offset(src, access.offset)?;
                 let options = aligned(emit, access.kind.bytes());
                 parts.push(emit.emit(llvm::load(emit.context, from, r#type, emit.location, options))?);
             }
             for (access, value) in plan.iter().zip(parts) {
-                let to = at_offset(emit, dst, access.offset)?;
+                let to = emit.byte_offset(dst, access.offset)?;
                 let options = aligned(emit, access.kind.bytes());
                 emit.emit(llvm::store(emit.context, value, to, emit.location, options));
             }

@@ -2,12 +2,7 @@
 
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
-    ir::{
-        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
-        operation::OperationLike,
-        r#type::IntegerType,
-        OperationRef, ValueLike,
-    },
+    ir::{attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, ValueLike},
     Context, RewritePatternSet,
 };
 use ptxcc_dialect::names;
@@ -39,18 +34,7 @@ pub fn populate_load_param_patterns(patterns: &RewritePatternSet, context: &Cont
         let offset = integer_attribute(op, "offset");
         let alignment = integer_attribute(op, "alignment");
         let i64_type = IntegerType::new(emit.context, 64).into();
-        let address = if offset == 0 {
-            ptr
-        } else {
-            emit.emit(llvm::get_element_ptr(
-                emit.context,
-                ptr,
-                DenseI32ArrayAttribute::new(emit.context, &[i32::try_from(offset).ok()?]),
-                IntegerType::new(emit.context, 8).into(),
-                ptr.r#type(),
-                emit.location,
-            ))?
-        };
+        let address = emit.byte_offset(ptr, u64::try_from(offset).ok()?)?;
         let load = emit.emit(llvm::load(
             emit.context,
             address,
