@@ -4,8 +4,9 @@ use melior::{dialect::DialectRegistry, Context};
 
 use crate::{shim, Error};
 
-/// Inserts the dialects ptxcc works with into `registry`: `builtin`, `func`,
-/// `llvm`, `nvvm` and `irdl` (which carries the `ptxcc` definition), plus the
+/// Inserts the dialects ptxcc works with into `registry`: `builtin`, `dlti`
+/// (the data layout of imported modules), `func`, `llvm`, `nvvm` and `irdl`
+/// (which carries the `ptxcc` definition), plus the
 /// translations of `builtin`, `llvm` and `nvvm` to LLVM IR.
 ///
 /// Only these are linked into `ptxcc-opt`, which keeps it about a third of

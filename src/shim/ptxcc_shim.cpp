@@ -20,6 +20,7 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/IRDL/IR/IRDL.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -98,8 +99,10 @@ void ptxccRegisterUpstreamPasses() {
 /// Inserts the dialects ptxcc uses, and their LLVM IR translations.
 void ptxccRegisterDialects(MlirDialectRegistry registry) {
   DialectRegistry &r = *unwrap(registry);
-  r.insert<func::FuncDialect, LLVM::LLVMDialect, NVVM::NVVMDialect,
-           irdl::IRDLDialect>();
+  // DLTI carries the data layout that `mlir-translate --import-llvm` puts
+  // on modules it imports from clang.
+  r.insert<DLTIDialect, func::FuncDialect, LLVM::LLVMDialect,
+           NVVM::NVVMDialect, irdl::IRDLDialect>();
   registerBuiltinDialectTranslation(r);
   registerLLVMDialectTranslation(r);
   registerNVVMDialectTranslation(r);
