@@ -22,8 +22,12 @@ pub const LLVM_BYVAL: &str = "llvm.byval";
 
 /// Whether `func` (an `llvm.func`) is a kernel.
 pub fn is_kernel(func: OperationRef) -> bool {
-    func.has_attribute(NVVM_KERNEL)
-        || func.attribute("CConv").map(|cconv| cconv.to_string() == "#llvm.cconv<ptx_kernelcc>").unwrap_or(false)
+    if func.has_attribute(NVVM_KERNEL) {
+        return true;
+    }
+    let Ok(cconv) = func.attribute("CConv") else { return false };
+    // Attributes are uniqued: compare with the one for `ptx_kernelcc`.
+    Attribute::parse(&context_of(func), "#llvm.cconv<ptx_kernelcc>") == Some(cconv)
 }
 
 /// The `llvm.func` that encloses `op` (or `op` itself).
