@@ -176,17 +176,15 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{}: default of {} rejected: {e}", pass.name, option.name));
             }
         }
-        assert_eq!(
-            ConvertPtxccToLlvmOptions::parse(
-                &ConvertPtxccToLlvmOptions::OPTIONS
-                    .iter()
-                    .map(|o| format!("{}={}", o.name, o.default))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-            Ok(ConvertPtxccToLlvmOptions::default())
-        );
-        assert_eq!(PipelineOptions::parse(&PipelineOptions::default().to_text()), Ok(PipelineOptions::default()));
+        assert_eq!(parse_listed_defaults::<ConvertPtxccToLlvmOptions>(), ConvertPtxccToLlvmOptions::default());
+        assert_eq!(parse_listed_defaults::<PipelineOptions>(), PipelineOptions::default());
+    }
+
+    /// The options struct that the defaults listed in `OPTIONS` (what
+    /// `--help` prints) describe.
+    fn parse_listed_defaults<T: PassOptions + std::fmt::Debug>() -> T {
+        let text: Vec<String> = T::OPTIONS.iter().map(|o| format!("{}={}", o.name, o.default)).collect();
+        T::parse(&text.join(" ")).expect("listed defaults parse")
     }
 
     #[test]

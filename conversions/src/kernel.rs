@@ -27,7 +27,14 @@ pub fn is_kernel(func: OperationRef) -> bool {
     }
     let Ok(cconv) = func.attribute("CConv") else { return false };
     // Attributes are uniqued: compare with the one for `ptx_kernelcc`.
-    Attribute::parse(&context_of(func), "#llvm.cconv<ptx_kernelcc>") == Some(cconv)
+    // SAFETY: the context is alive; the attribute is owned by it.
+    let ptx_kernel = unsafe {
+        Attribute::from_raw(mlir_sys::mlirLLVMCConvAttrGet(
+            context_of(func).to_raw(),
+            mlir_sys::MlirLLVMCConv_MlirLLVMCConvPTX_Kernel,
+        ))
+    };
+    cconv == ptx_kernel
 }
 
 /// The `llvm.func` that encloses `op` (or `op` itself).
@@ -134,7 +141,8 @@ fn dictionary_entries(dictionary: Attribute) -> Vec<(Identifier, Attribute)> {
     }
 }
 
-fn dictionary<'c>(context: &melior::Context, entries: &[(Identifier<'c>, Attribute<'c>)]) -> Attribute<'c> {
+/// A dictionary attribute of `entries`.
+pub fn dictionary<'c>(context: &'c melior::Context, entries: &[(Identifier<'c>, Attribute<'c>)]) -> Attribute<'c> {
     let named: Vec<_> = entries
         .iter()
         .map(|(name, value)| mlir_sys::MlirNamedAttribute { name: name.to_raw(), attribute: value.to_raw() })

@@ -109,19 +109,22 @@ pub fn populate_ptxcc_to_llvm_patterns(
 
 /// Lowers every ptxcc op inside `root` (an `llvm.func`, or a module).
 ///
-/// Checks first and changes nothing when a check fails: the ops must verify
-/// ([`ptxcc_dialect::verify()`]), `load_param` offsets must fit a GEP index,
-/// and every `param_to_generic`/`param_to_global` must convert the
-/// param-space view of a `byval` parameter of the kernel it is in. Then marks
+/// Checks first, in one walk, and changes nothing when a check fails: the
+/// ops must verify ([`ptxcc_dialect::verify_op`]), `load_param` offsets must
+/// fit a GEP index, and every `param_to_generic`/`param_to_global` must
+/// convert the param-space view of a `byval` parameter of the kernel it is
+/// in. Then marks
 /// those parameters `nvvm.grid_constant` (and the kernel `nvvm.kernel`) and
 /// applies the patterns once to every op.
 pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOptions) -> Result<(), ConversionError> {
-    if let Err(error) = ptxcc_dialect::verify(root) {
-        return Err(ConversionError::Illegal(error.count));
-    }
     let mut problems = 0;
     let mut grid_constants = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
+        let invalid = ptxcc_dialect::verify_op(op);
+        if invalid > 0 {
+            problems += invalid;
+            return WalkResult::Advance;
+        }
         match load_param::check(op).and_then(|()| casts::check(op)) {
             Ok(Some(index)) => grid_constants.push((op.to_raw(), index)),
             Ok(None) => {}
@@ -241,11 +244,6 @@ impl<'c> Emitter<'c> {
                 .build()
                 .ok()?,
         )
-    }
-
-    /// Parses a type in the emitter's context.
-    pub fn parse_type(&self, text: &str) -> melior::ir::Type<'c> {
-        melior::ir::Type::parse(self.context, text).unwrap_or_else(|| panic!("bad built-in type {text}"))
     }
 }
 

@@ -22,7 +22,7 @@ pub mod verify;
 
 pub use registration::{load, DialectError, IRDL};
 pub use table::{Constraint, Field, OpInfo, DIALECT_NAME, OPS};
-pub use verify::verify;
+pub use verify::{verify, verify_op};
 
 #[allow(missing_docs, clippy::all, unused)]
 mod generated {

@@ -39,14 +39,7 @@ pub struct VerifyError {
 pub fn verify(root: OperationRef) -> Result<(), VerifyError> {
     let mut count = 0;
     root.walk(WalkOrder::PreOrder, |op| {
-        let name = op.name();
-        let name = name.as_string_ref().as_str().unwrap_or_default();
-        if let Some(info) = OpInfo::find(name) {
-            for message in problems(op, info) {
-                emit_error(op.location(), &format!("'{}' op {message}", info.full_name));
-                count += 1;
-            }
-        }
+        count += verify_op(op);
         WalkResult::Advance
     });
     if count == 0 {
@@ -54,6 +47,19 @@ pub fn verify(root: OperationRef) -> Result<(), VerifyError> {
     } else {
         Err(VerifyError { count })
     }
+}
+
+/// Checks one op (not the ops nested in it): emits an error at its location
+/// for each problem and returns how many there were; 0 for ops of other
+/// dialects. For passes that already walk the IR and check ops on the way.
+pub fn verify_op(op: OperationRef) -> usize {
+    let name = op.name();
+    let Some(info) = OpInfo::find(name.as_string_ref().as_str().unwrap_or_default()) else { return 0 };
+    let problems = problems(op, info);
+    for message in &problems {
+        emit_error(op.location(), &format!("'{}' op {message}", info.full_name));
+    }
+    problems.len()
 }
 
 /// Emits an error diagnostic at `location`.

@@ -3,14 +3,16 @@
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
     ir::{
-        attribute::{Attribute, IntegerAttribute},
+        attribute::{ArrayAttribute, BoolAttribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Identifier, ValueLike,
+        Identifier, Type, TypeLike, ValueLike,
     },
     Context, RewritePatternSet,
 };
 use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::pointer_type};
+
+use crate::kernel::dictionary;
 
 use super::{add_lowering, integer_attribute, ConvertPtxccToLlvmOptions, Emitter};
 
@@ -44,14 +46,19 @@ impl AccessKind {
     }
 
     /// The MLIR type of the access.
-    pub fn mlir_type(self) -> &'static str {
+    pub fn r#type(self, context: &Context) -> Type<'_> {
+        let integer = |bits| Type::from(IntegerType::new(context, bits));
+        let vector = |lanes: i64| {
+            // SAFETY: a rank-1 shape of `lanes` over a valid element type.
+            unsafe { Type::from_raw(mlir_sys::mlirVectorTypeGet(1, &lanes, integer(32).to_raw())) }
+        };
         match self {
-            Self::V4I32 => "vector<4xi32>",
-            Self::V2I32 => "vector<2xi32>",
-            Self::I64 => "i64",
-            Self::I32 => "i32",
-            Self::I16 => "i16",
-            Self::I8 => "i8",
+            Self::V4I32 => vector(4),
+            Self::V2I32 => vector(2),
+            Self::I64 => integer(64),
+            Self::I32 => integer(32),
+            Self::I16 => integer(16),
+            Self::I8 => integer(8),
         }
     }
 
@@ -131,7 +138,7 @@ pub fn populate_copy_param_patterns(
             let plan = plan_inline_copy(size, alignment, options.vector_copy);
             let mut parts = Vec::with_capacity(plan.len());
             for access in &plan {
-                let r#type = emit.parse_type(access.kind.mlir_type());
+                let r#type = access.kind.r#type(emit.context);
                 let from = emit.byte_offset(src, access.offset)?;
                 let options = aligned(emit, access.kind.bytes());
                 parts.push(emit.emit(llvm::load(emit.context, from, r#type, emit.location, options))?);
@@ -154,13 +161,18 @@ pub fn populate_copy_param_patterns(
                 .build()
                 .ok()?,
         )?;
-        let arg_attrs = format!("[{{llvm.align = {alignment} : i64}}, {{llvm.align = {alignment} : i64}}, {{}}]");
+        let align =
+            [(Identifier::new(emit.context, "llvm.align"), IntegerAttribute::new(i64_type, alignment as i64).into())];
+        let arg_attrs = ArrayAttribute::new(
+            emit.context,
+            &[dictionary(emit.context, &align), dictionary(emit.context, &align), dictionary(emit.context, &[])],
+        );
         emit.emit(
             OperationBuilder::new("llvm.intr.memcpy", emit.location)
                 .add_operands(&[dst, src, length])
                 .add_attributes(&[
-                    (Identifier::new(emit.context, "isVolatile"), Attribute::parse(emit.context, "false")?),
-                    (Identifier::new(emit.context, "arg_attrs"), Attribute::parse(emit.context, &arg_attrs)?),
+                    (Identifier::new(emit.context, "isVolatile"), BoolAttribute::new(emit.context, false).into()),
+                    (Identifier::new(emit.context, "arg_attrs"), arg_attrs.into()),
                 ])
                 .build()
                 .ok()?,
