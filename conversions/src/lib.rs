@@ -10,6 +10,7 @@
 //! [`options`] holds the option parsing every pass shares and [`kernel`] the
 //! facts about `llvm.func` ops (kernel or not, parameter attributes).
 
+pub mod abi;
 pub mod context;
 pub mod kernel;
 pub mod options;

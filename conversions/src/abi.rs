@@ -1,0 +1,81 @@
+//! The NVPTX ABI model: everything ptxcc needs to know about how `llc`
+//! passes values, as plain Rust.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`layout`] | sizes, alignments, struct layouts and GEP offsets under the NVPTX data layout |
+//! | [`classify`] | seed 000's argument classes (scalar / vector / flatten / byval / indirect) |
+//! | [`parts`] | seed 003's value parts and their `v2`/`v4` merging |
+//! | [`prototype`] | the `.entry`/`.func` header and `.param` declarations `llc` prints |
+//! | [`target`] | chip and PTX version, the param-space limit |
+//! | [`mlir`], [`signature`] | reading the above from MLIR types and `llvm.func` ops |
+//!
+//! `llc` is the oracle: the tests compare the model with what `llc` 22
+//! prints for the same functions.
+
+pub mod classify;
+pub mod layout;
+pub mod mlir;
+pub mod parts;
+pub mod prototype;
+pub mod signature;
+pub mod target;
+
+#[cfg(test)]
+mod oracle;
+#[cfg(test)]
+mod tests;
+
+pub use classify::{classify_argument, classify_result, ArgClass, Classification, Leaf, Thresholds};
+pub use layout::{AbiType, DataLayout, FloatKind, StructType, NVPTX64_LAYOUT};
+pub use parts::{schedule, value_parts, Access, Part, PartType};
+pub use prototype::{FunctionSignature, Linkage, ParamSignature};
+pub use target::Target;
+
+/// Why the ABI model has no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AbiError {
+    /// A data-layout string did not parse.
+    #[error("invalid data layout '{layout}': {reason}")]
+    DataLayout {
+        /// The layout string.
+        layout: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A type the ABI cannot place.
+    #[error("type '{ty}' has no PTX ABI: {reason}")]
+    Unsupported {
+        /// The type, printed.
+        ty: String,
+        /// Why.
+        reason: String,
+    },
+    /// A GEP field index out of range.
+    #[error("field index {index} is out of range for '{ty}'")]
+    FieldIndex {
+        /// The index.
+        index: i64,
+        /// The struct, printed.
+        ty: String,
+    },
+    /// A GEP index into a scalar.
+    #[error("cannot index into '{ty}'")]
+    NotIndexable {
+        /// The type, printed.
+        ty: String,
+    },
+    /// A chip `llc` 22 does not know.
+    #[error("unknown chip '{0}' (expected sm_XY, sm_XYa or sm_XYf, e.g. sm_90)")]
+    UnknownChip(String),
+    /// A PTX version below what the chip needs (llc fails the same way).
+    #[error("PTX {}.{} does not support '{chip}': it needs PTX {}.{} or later", .ptx / 10, .ptx % 10, .minimum / 10, .minimum % 10)]
+    PtxTooOld {
+        /// The chip.
+        chip: String,
+        /// The requested version, times ten.
+        ptx: u32,
+        /// The chip's minimum, times ten.
+        minimum: u32,
+    },
+}

@@ -1,0 +1,153 @@
+//! Reading a [`FunctionSignature`] and a [`Target`] from an `llvm.func`.
+
+use std::collections::HashSet;
+
+use melior::ir::{
+    attribute::{ArrayAttribute, AttributeLike, IntegerAttribute, StringAttribute, TypeAttribute},
+    operation::OperationLike,
+    OperationRef, RegionLike, Type, TypeLike, ValueLike,
+};
+
+use super::{mlir::abi_type, AbiError, FunctionSignature, Linkage, ParamSignature, Target};
+use crate::kernel::{is_kernel, parameter_attribute, LLVM_BYVAL};
+
+/// Functions whose address is taken in `module`: named by an
+/// `llvm.mlir.addressof` anywhere (a global's initializer included), unless
+/// every use of that address is the callee of an indirect `llvm.call`,
+/// which LLVM IR sees as a direct call.
+pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
+    let mut taken = HashSet::new();
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("llvm.mlir.addressof") && !only_called(op) {
+            if let Some(name) = op.attribute("global_name").ok().and_then(symbol_name) {
+                taken.insert(name);
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    taken
+}
+
+/// Whether every use of `addressof`'s result is operand 0 of a callee-less
+/// `llvm.call`.
+fn only_called(addressof: OperationRef) -> bool {
+    let Ok(result) = addressof.result(0) else { return false };
+    let mut uses = 0;
+    // SAFETY: walking the use list of a live value.
+    unsafe {
+        let mut current = mlir_sys::mlirValueGetFirstUse(result.to_raw());
+        while !current.ptr.is_null() {
+            uses += 1;
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(current));
+            let is_call = owner.name().as_string_ref().as_str() == Ok("llvm.call");
+            if !is_call || owner.has_attribute("callee") || mlir_sys::mlirOpOperandGetOperandNumber(current) != 0 {
+                return false;
+            }
+            current = mlir_sys::mlirOpOperandGetNextUse(current);
+        }
+    }
+    uses > 0
+}
+
+fn symbol_name(attribute: melior::ir::Attribute) -> Option<String> {
+    // SAFETY: reading a live attribute after the type check.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw).then(|| {
+            melior::StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw))
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+    }
+}
+
+/// The function type of an `llvm.func`.
+fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
+    let attribute = func.attribute("function_type").ok()?;
+    TypeAttribute::try_from(attribute).ok().map(|t| t.value())
+}
+
+/// The name of an `llvm.func`.
+pub fn function_name(func: OperationRef) -> String {
+    func.attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_default()
+}
+
+fn integer_attribute(attribute: Option<melior::ir::Attribute>) -> Option<u64> {
+    attribute.and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value() as u64)
+}
+
+fn has_passthrough(func: OperationRef, name: &str) -> bool {
+    let Some(array) = func.attribute("passthrough").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
+        return false;
+    };
+    (0..array.len()).filter_map(|i| array.element(i).ok()).any(|element| {
+        StringAttribute::try_from(element).map(|s| s.value() == name).unwrap_or(false)
+    })
+}
+
+/// The signature of `func` as the ABI sees it. `address_taken` comes from
+/// [`address_taken_functions`].
+pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<FunctionSignature, AbiError> {
+    let name = function_name(func);
+    let r#type = function_type(func)
+        .ok_or_else(|| AbiError::Unsupported { ty: name.clone(), reason: "no function type".into() })?;
+    let raw = r#type.to_raw();
+    // SAFETY: reading inputs and the result of a live `!llvm.func` type.
+    let (inputs, result) = unsafe {
+        let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
+        let inputs: Vec<Type> =
+            (0..count).map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i))).collect();
+        (inputs, Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw)))
+    };
+    let variadic = r#type.to_string().contains("...");
+    let result = if result.to_string() == "!llvm.void" { None } else { Some(abi_type(result)?) };
+    let mut params = Vec::with_capacity(inputs.len());
+    for (index, input) in inputs.into_iter().enumerate() {
+        let byval = parameter_attribute(func, index, LLVM_BYVAL)
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .map(|t| abi_type(t.value()))
+            .transpose()?;
+        params.push(ParamSignature {
+            ty: abi_type(input)?,
+            byval,
+            align: integer_attribute(parameter_attribute(func, index, "llvm.align")),
+            stack_align: integer_attribute(parameter_attribute(func, index, "llvm.alignstack")),
+        });
+    }
+    let linkage_text = func.attribute("linkage").map(|a| a.to_string()).unwrap_or_default();
+    let linkage = match linkage_text.as_str() {
+        "" | "#llvm.linkage<external>" => Linkage::External,
+        "#llvm.linkage<internal>" | "#llvm.linkage<private>" => Linkage::Local,
+        _ => Linkage::Weak,
+    };
+    let declaration = func.region(0).map(|r| r.first_block().is_none()).unwrap_or(true);
+    Ok(FunctionSignature {
+        name,
+        kernel: is_kernel(func),
+        linkage,
+        declaration,
+        address_taken,
+        no_return: has_passthrough(func, "noreturn"),
+        variadic,
+        result,
+        result_stack_align: None,
+        params,
+    })
+}
+
+/// The target of `func`: its `target_cpu` and `target_features` where it
+/// has them, else `default_chip` and `default_ptx` (as `llc` falls back to
+/// `-mcpu` and `-mattr`).
+pub fn function_target(func: OperationRef, default_chip: &str, default_ptx: Option<u32>) -> Result<Target, AbiError> {
+    let chip = func.attribute("target_cpu").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value());
+    let features: Option<Vec<String>> = func.attribute("target_features").ok().map(|a| {
+        // `#llvm.target_features<["+ptx81", "+sm_90"]>`
+        a.to_string().split('"').skip(1).step_by(2).map(str::to_string).collect()
+    });
+    Target::resolve(chip, features.as_deref(), default_chip, default_ptx)
+}

@@ -1,0 +1,145 @@
+//! The PTX target a function is compiled for: SM version, PTX ISA version,
+//! and what follows from them (param-space limit, `cvta.param`, packed
+//! `f32x2` registers).
+//!
+//! `llc` takes the chip from the function's `target-cpu` attribute or else
+//! `-mcpu`, and the features from `target-features` or else `-mattr`; the
+//! PTX version is the `+ptxNN` feature, or the chip's minimum when none is
+//! given. [`Target::resolve`] does the same with MLIR's `target_cpu` /
+//! `target_features` and a default (the pass option).
+
+use std::fmt;
+
+use super::AbiError;
+
+/// Param bytes a kernel may declare before PTX 8.1 or below sm_70.
+pub const PARAM_LIMIT_SMALL: u64 = 4096;
+/// Param bytes a kernel may declare from PTX 8.1 on sm_70 and newer.
+pub const PARAM_LIMIT_LARGE: u64 = 32764;
+
+/// A chip and a PTX ISA version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The chip as written (`sm_90a`).
+    pub chip: String,
+    /// SM version number (`90` for `sm_90a`).
+    pub sm: u32,
+    /// PTX ISA version times ten (`80` for PTX 8.0).
+    pub ptx: u32,
+}
+
+impl Default for Target {
+    /// `sm_90` with PTX 8.0: the target of the project's `llc` invocations.
+    fn default() -> Self {
+        Target { chip: "sm_90".into(), sm: 90, ptx: 80 }
+    }
+}
+
+/// Splits `sm_90a` into `(90, "a")`.
+fn parse_chip(chip: &str) -> Option<(u32, &str)> {
+    let rest = chip.strip_prefix("sm_")?;
+    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let sm = rest[..digits].parse().ok()?;
+    let suffix = &rest[digits..];
+    matches!(suffix, "" | "a" | "f").then_some((sm, suffix))
+}
+
+/// The lowest PTX version `llc` 22 accepts for a chip (and picks when no
+/// `+ptxNN` feature is given).
+pub fn minimum_ptx(chip: &str) -> Option<u32> {
+    let (sm, suffix) = parse_chip(chip)?;
+    let base = match sm {
+        20 | 21 | 30 | 32 | 35 => 32,
+        37 => 41,
+        50 => 40,
+        52 => 41,
+        53 => 42,
+        60..=62 => 50,
+        70 => 60,
+        72 => 61,
+        75 => 63,
+        80 => 70,
+        86 => 71,
+        87 => 74,
+        88 => 90,
+        89 | 90 => 78,
+        100 | 101 => 86,
+        103 => 88,
+        110 => 90,
+        120 => 87,
+        121 => 88,
+        _ => return None,
+    };
+    Some(match suffix {
+        "a" if sm == 90 => 80,
+        "f" => base.max(88),
+        _ => base,
+    })
+}
+
+/// The highest `+ptxNN` in a feature list (`+ptx81,+sm_90`).
+pub fn ptx_feature<'a>(features: impl IntoIterator<Item = &'a str>) -> Option<u32> {
+    features
+        .into_iter()
+        .filter_map(|feature| feature.trim().strip_prefix("+ptx").and_then(|version| version.parse().ok()))
+        .max()
+}
+
+impl Target {
+    /// A target from a chip and an optional explicit PTX version, with
+    /// `llc`'s rules: no version means the chip's minimum; a version below
+    /// the minimum is an error.
+    pub fn new(chip: &str, ptx: Option<u32>) -> Result<Self, AbiError> {
+        let (sm, _) = parse_chip(chip).ok_or_else(|| AbiError::UnknownChip(chip.to_string()))?;
+        let minimum = minimum_ptx(chip).ok_or_else(|| AbiError::UnknownChip(chip.to_string()))?;
+        let ptx = ptx.unwrap_or(minimum);
+        if ptx < minimum {
+            return Err(AbiError::PtxTooOld { chip: chip.to_string(), ptx, minimum });
+        }
+        Ok(Target { chip: chip.to_string(), sm, ptx })
+    }
+
+    /// The target of one function: its own `target_cpu` and
+    /// `target_features` where present, else the defaults (the pass's
+    /// options, like `llc -mcpu`/`-mattr`).
+    pub fn resolve(
+        function_chip: Option<&str>,
+        function_features: Option<&[String]>,
+        default_chip: &str,
+        default_ptx: Option<u32>,
+    ) -> Result<Self, AbiError> {
+        let chip = function_chip.unwrap_or(default_chip);
+        let ptx = match function_features {
+            Some(features) => ptx_feature(features.iter().map(String::as_str)),
+            None => default_ptx,
+        };
+        Target::new(chip, ptx)
+    }
+
+    /// Bytes of `.param` space a kernel may declare.
+    pub fn param_limit(&self) -> u64 {
+        if self.sm >= 70 && self.ptx >= 81 {
+            PARAM_LIMIT_LARGE
+        } else {
+            PARAM_LIMIT_SMALL
+        }
+    }
+
+    /// Whether `cvta.param` exists (sm_70 and PTX 7.7).
+    pub fn has_cvta_param(&self) -> bool {
+        self.sm >= 70 && self.ptx >= 77
+    }
+
+    /// Whether `v2f32`/`v2i32` are legal registers (sm_100 and PTX 8.6),
+    /// which changes how float pairs are passed.
+    pub fn has_f32x2(&self) -> bool {
+        self.sm >= 100 && self.ptx >= 86
+    }
+}
+
+/// `sm_90, PTX 8.0`.
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, PTX {}.{}", self.chip, self.ptx / 10, self.ptx % 10)
+    }
+}
