@@ -13,6 +13,7 @@ use std::{
 
 use melior::pass::OperationPassManager;
 use ptxcc_conversions::{
+    abi_report::{create_abi_report_pass, AbiReportOptions},
     ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };
@@ -49,6 +50,16 @@ pub struct PassInfo {
 
 /// Every pass ptxcc registers, in pipeline order.
 pub const PASSES: &[PassInfo] = &[
+    PassInfo {
+        name: AbiReportOptions::PASS,
+        summary: "Print each function's PTX prototype and parameter ABI (stderr); error on kernels over the param-space limit",
+        anchor: Anchor::Module,
+        options: AbiReportOptions::OPTIONS,
+        add: |pm, _anchor, text| {
+            pm.add_pass(create_abi_report_pass(&AbiReportOptions::parse(text)?));
+            Ok(())
+        },
+    },
     PassInfo {
         name: ConvertPtxccToLlvmOptions::PASS,
         summary: "Lower every ptxcc op to LLVM/NVVM-dialect ops (ld.param, cvta.param, vectorised copies)",
@@ -178,6 +189,7 @@ mod tests {
         }
         assert_eq!(parse_listed_defaults::<ConvertPtxccToLlvmOptions>(), ConvertPtxccToLlvmOptions::default());
         assert_eq!(parse_listed_defaults::<PipelineOptions>(), PipelineOptions::default());
+        assert_eq!(parse_listed_defaults::<AbiReportOptions>(), AbiReportOptions::default());
     }
 
     /// The options struct that the defaults listed in `OPTIONS` (what

@@ -5,12 +5,16 @@
 //!
 //! | module | pass | status |
 //! |---|---|---|
+//! | [`abi_report`] | `ptxcc-abi-report` | prototypes, parameter table, param-space check |
 //! | [`ptxcc_to_llvm`] | `convert-ptxcc-to-llvm` | every ptxcc op lowered |
 //!
+//! [`abi`] is the NVPTX ABI model every pass shares (data layout,
+//! classification, value parts, PTX prototypes, targets).
 //! [`options`] holds the option parsing every pass shares and [`kernel`] the
 //! facts about `llvm.func` ops (kernel or not, parameter attributes).
 
 pub mod abi;
+pub mod abi_report;
 pub mod context;
 pub mod kernel;
 pub mod options;

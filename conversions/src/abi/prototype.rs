@@ -175,6 +175,12 @@ impl FunctionSignature {
         let ty = &param.ty;
         if pass_as_array(ty) {
             let size = layout.alloc_size(ty);
+            if size == 0 {
+                return Err(AbiError::Unsupported {
+                    ty: ty.to_string(),
+                    reason: "llc rejects empty parameter types".into(),
+                });
+            }
             return Ok(format!(".param .align {} .b8 {name}[{size}]", self.param_align(layout, index)));
         }
         if self.kernel {
@@ -326,5 +332,9 @@ fn scalar_bits(layout: &DataLayout, ty: &AbiType) -> Result<u64, AbiError> {
 }
 
 fn unsupported(ty: &AbiType) -> AbiError {
-    AbiError::Unsupported { ty: ty.to_string(), reason: "llc cannot pass it as a parameter".into() }
+    let reason = match ty {
+        AbiType::Float(FloatKind::X86Fp80) => "NVPTX has no x86_fp80",
+        _ => "llc cannot pass it as a parameter",
+    };
+    AbiError::Unsupported { ty: ty.to_string(), reason: reason.into() }
 }

@@ -1,0 +1,384 @@
+//! `ptxcc-abi-report`: what `llc` will make of every function's signature,
+//! printed for people, and the kernel param-space check.
+//!
+//! For each `llvm.func` the report prints the PTX header exactly as `llc`
+//! prints it (so it can be diffed with `llc`'s output), then, as PTX
+//! comments, a table of the parameters and the result (LLVM type, seed-000
+//! class, size, alignment, offsets of the flattened leaves, the
+//! `ld.param`/`st.param` accesses `llc` makes, the PTX declaration) and, for
+//! kernels, the `.param` bytes against the target's limit. Every line that
+//! is not part of a header starts with `//`, so
+//! `grep -v '^//'` leaves exactly the headers.
+//!
+//! Before (`ptxcc-opt --ptxcc-abi-report k.mlir`):
+//! ```mlir
+//! llvm.func ptx_kernelcc @k(%s: !llvm.ptr {llvm.byval = !llvm.struct<(f64, i8, array<4 x i32>)>, llvm.align = 8 : i64}) {
+//!   llvm.return
+//! }
+//! ```
+//! After (standard error; the IR is unchanged):
+//! ```text
+//! // ptxcc-abi-report @k: kernel, sm_90, PTX 8.0
+//! .visible .entry k(
+//! 	.param .align 8 .b8 k_param_0[32]
+//! )
+//! //  arg  llvm type                        class  size  align  leaves (offset:type)                      accesses  PTX declaration
+//! //  0    byval {double, i8, [4 x i32]}   byval  32    8      0:double 8:i8 12:i32 16:i32 20:i32 24:i32  -         .param .align 8 .b8 k_param_0[32]
+//! //  param space: 32 of 4096 bytes
+//! ```
+//!
+//! The param-space check ([`check_param_space`]) is an error at the
+//! kernel's location when the parameters need more `.param` bytes than the
+//! target allows: 4096 before PTX 8.1 or below sm_70, 32764 from PTX 8.1 on
+//! sm_70 and newer. `llc` checks nothing; `ptxas` fails late.
+
+use std::{collections::HashSet, fmt::Write as _};
+
+use melior::{
+    ir::{operation::OperationLike, OperationRef},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    ContextRef,
+};
+use ptxcc_dialect::verify::emit_error;
+
+use crate::{
+    abi::{
+        classify_argument, classify_result, prototype::pass_as_array, schedule,
+        signature::{address_taken_functions, function_signature, function_target},
+        value_parts, AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
+    },
+    options::{format_options, parse_u64, OptionError, OptionInfo, PassOptions},
+};
+
+/// Options of `ptxcc-abi-report`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbiReportOptions {
+    /// The chip of functions without `target_cpu` (like `llc -mcpu`).
+    pub chip: String,
+    /// PTX version times ten for functions without `target_features` (like
+    /// `llc -mattr=+ptxNN`); 0 means the chip's minimum, as in `llc`.
+    pub ptx: u32,
+    /// Classification thresholds.
+    pub thresholds: Thresholds,
+}
+
+impl Default for AbiReportOptions {
+    fn default() -> Self {
+        AbiReportOptions { chip: "sm_90".into(), ptx: 0, thresholds: Thresholds::default() }
+    }
+}
+
+impl PassOptions for AbiReportOptions {
+    const PASS: &'static str = "ptxcc-abi-report";
+    const OPTIONS: &'static [OptionInfo] = &[
+        OptionInfo {
+            name: "chip",
+            default: "sm_90",
+            description: "target chip of functions without target_cpu (llc -mcpu)",
+        },
+        OptionInfo {
+            name: "ptx",
+            default: "0",
+            description: "PTX version x10 of functions without target_features (llc -mattr=+ptxNN); 0 = the chip's minimum",
+        },
+        OptionInfo {
+            name: "flatten-threshold",
+            default: "32",
+            description: "largest aggregate (bytes) classified 'flatten'",
+        },
+        OptionInfo {
+            name: "vector-threshold",
+            default: "4",
+            description: "most vector elements classified 'vector'",
+        },
+        OptionInfo {
+            name: "sret-threshold",
+            default: "16",
+            description: "results above this many bytes are classified 'indirect' (sret)",
+        },
+        OptionInfo {
+            name: "max-byval-size",
+            default: "4096",
+            description: "byval arguments above this many bytes are flagged as unsupported",
+        },
+    ];
+
+    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        match name {
+            "chip" => {
+                self.chip = value.filter(|v| !v.is_empty()).map(str::to_string).ok_or_else(|| OptionError::Invalid {
+                    pass: Self::PASS,
+                    name: name.into(),
+                    value: String::new(),
+                    expected: "a chip name such as sm_90",
+                })?
+            }
+            "ptx" => self.ptx = parse_u64(Self::PASS, name, value)? as u32,
+            "flatten-threshold" => self.thresholds.flatten = parse_u64(Self::PASS, name, value)?,
+            "vector-threshold" => self.thresholds.vector = parse_u64(Self::PASS, name, value)?,
+            "sret-threshold" => self.thresholds.sret = parse_u64(Self::PASS, name, value)?,
+            "max-byval-size" => self.thresholds.max_byval = parse_u64(Self::PASS, name, value)?,
+            _ => unreachable!("PassOptions::parse checks names against OPTIONS"),
+        }
+        Ok(())
+    }
+
+    fn to_text(&self) -> String {
+        format_options(&[
+            ("chip", self.chip.clone()),
+            ("ptx", self.ptx.to_string()),
+            ("flatten-threshold", self.thresholds.flatten.to_string()),
+            ("vector-threshold", self.thresholds.vector.to_string()),
+            ("sret-threshold", self.thresholds.sret.to_string()),
+            ("max-byval-size", self.thresholds.max_byval.to_string()),
+        ])
+    }
+}
+
+impl AbiReportOptions {
+    /// The target of `func` under these options.
+    pub fn target_of(&self, func: OperationRef) -> Result<Target, AbiError> {
+        function_target(func, &self.chip, (self.ptx != 0).then_some(self.ptx))
+    }
+}
+
+/// A kernel whose parameters do not fit the target's `.param` space.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "kernel '{kernel}' needs {bytes} bytes of .param space, more than the {limit} bytes {target} allows{hint}",
+    hint = if *limit < crate::abi::target::PARAM_LIMIT_LARGE { " (PTX 8.1 on sm_70 or newer allows 32764)" } else { "" }
+)]
+pub struct ParamSpaceError {
+    /// The kernel's name.
+    pub kernel: String,
+    /// Bytes its parameters need.
+    pub bytes: u64,
+    /// Bytes the target allows.
+    pub limit: u64,
+    /// The target, printed.
+    pub target: String,
+}
+
+/// The param-space check of one function: `Ok(Some(..))` for a kernel over
+/// the limit.
+pub fn check_param_space(
+    signature: &FunctionSignature,
+    layout: &DataLayout,
+    target: &Target,
+) -> Result<Option<ParamSpaceError>, AbiError> {
+    if !signature.kernel {
+        return Ok(None);
+    }
+    let bytes = signature.param_bytes(layout)?;
+    let limit = target.param_limit();
+    Ok((bytes > limit).then(|| ParamSpaceError {
+        kernel: signature.name.clone(),
+        bytes,
+        limit,
+        target: target.to_string(),
+    }))
+}
+
+fn leaves_text(layout: &DataLayout, ty: &AbiType) -> String {
+    const SHOWN: usize = 8;
+    let leaves = crate::abi::classify::leaves(layout, ty);
+    if !ty.is_aggregate() {
+        return "-".into();
+    }
+    let mut text: Vec<String> = leaves.iter().take(SHOWN).map(|l| format!("{}:{}", l.offset, l.ty)).collect();
+    if leaves.len() > SHOWN {
+        text.push(format!("... ({} leaves)", leaves.len()));
+    }
+    if text.is_empty() {
+        "(none)".into()
+    } else {
+        text.join(" ")
+    }
+}
+
+fn accesses_text(accesses: &[crate::abi::Access]) -> String {
+    accesses.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// Writes rows as `//`-prefixed columns padded to the widest cell.
+fn write_table(out: &mut String, rows: &[Vec<String>]) {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> =
+        (0..columns).map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0)).collect();
+    for row in rows {
+        let mut line = String::from("//  ");
+        for (c, cell) in row.iter().enumerate() {
+            if c + 1 == row.len() {
+                line.push_str(cell);
+            } else {
+                let _ = write!(line, "{cell:<width$}  ", width = widths[c]);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+/// The report of one function (see the module documentation).
+pub fn function_report(
+    signature: &FunctionSignature,
+    layout: &DataLayout,
+    target: &Target,
+    thresholds: &Thresholds,
+) -> Result<String, AbiError> {
+    let mut out = String::new();
+    let kind = if signature.kernel { "kernel" } else { "device function" };
+    let declaration = if signature.declaration { ", declaration (llc prints it only if it is used)" } else { "" };
+    let _ = writeln!(out, "// ptxcc-abi-report @{}: {kind}, {target}{declaration}", signature.name);
+    let no_return = target.ptx >= 64;
+    let header =
+        if signature.declaration { signature.declaration_lines(layout, no_return)? } else { signature.definition(layout, no_return)? };
+    for line in header {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let mut rows = vec![["arg", "llvm type", "class", "size", "align", "leaves (offset:type)", "accesses", "PTX declaration"]
+        .map(str::to_string)
+        .to_vec()];
+    for (index, param) in signature.params.iter().enumerate() {
+        let (ty, class, accesses) = match &param.byval {
+            Some(pointee) => (pointee, "byval".to_string(), "-".to_string()),
+            None => {
+                let classification = classify_argument(layout, &param.ty, thresholds);
+                let class = if signature.kernel && classification.class == ArgClass::Flatten {
+                    // Kernels keep their launch ABI: nothing is flattened.
+                    ArgClass::Direct.to_string()
+                } else if classification.too_large {
+                    format!("{} (huge: unsupported)", classification.class)
+                } else {
+                    classification.class.to_string()
+                };
+                let accesses = if signature.kernel {
+                    "-".to_string()
+                } else {
+                    let align =
+                        if pass_as_array(&param.ty) { signature.param_align(layout, index) } else { layout.abi_align(&param.ty) };
+                    accesses_text(&schedule(&value_parts(layout, &param.ty, target)?, align, target))
+                };
+                (&param.ty, class, accesses)
+            }
+        };
+        let shown_type = if param.byval.is_some() { format!("byval {ty}") } else { ty.to_string() };
+        let (size, align) = signature.param_footprint(layout, index)?;
+        rows.push(vec![
+            index.to_string(),
+            shown_type,
+            class,
+            size.to_string(),
+            align.to_string(),
+            leaves_text(layout, ty),
+            accesses,
+            signature.param_declaration(layout, index)?,
+        ]);
+    }
+    if let Some(result) = &signature.result {
+        let classification = classify_result(layout, result, thresholds);
+        let stores = match result {
+            AbiType::Int(bits) if *bits < 32 => ".b32 +0".to_string(),
+            _ => accesses_text(&schedule(
+                &value_parts(layout, result, target)?,
+                signature.optimized_align(layout, result),
+                target,
+            )),
+        };
+        let align = if pass_as_array(result) { signature.result_align(layout).unwrap_or(1) } else { layout.abi_align(result) };
+        rows.push(vec![
+            "ret".into(),
+            result.to_string(),
+            classification.class.to_string(),
+            layout.alloc_size(result).to_string(),
+            align.to_string(),
+            leaves_text(layout, result),
+            stores,
+            signature.result_declaration(layout)?.trim().trim_start_matches('(').trim_end_matches(')').to_string(),
+        ]);
+    }
+    if rows.len() > 1 {
+        write_table(&mut out, &rows);
+    }
+    if signature.kernel {
+        let bytes = signature.param_bytes(layout)?;
+        let _ = writeln!(out, "//  param space: {bytes} of {} bytes", target.param_limit());
+    }
+    Ok(out)
+}
+
+/// Reports every `llvm.func` of `module` into `out` and checks the kernels'
+/// param space. Problems (a type without a PTX ABI, an unknown chip, a
+/// kernel over the limit) are errors at the function's location; returns
+/// how many there were.
+pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut String) -> usize {
+    let layout = DataLayout::default();
+    let taken: HashSet<String> = address_taken_functions(module);
+    let mut problems = 0;
+    let mut functions = Vec::new();
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("llvm.func") {
+            functions.push(op.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    for raw in functions {
+        // SAFETY: the walk above collected live ops; nothing was erased.
+        let func = unsafe { OperationRef::from_raw(raw) };
+        let name = crate::abi::signature::function_name(func);
+        let outcome = options.target_of(func).and_then(|target| {
+            let signature = function_signature(func, taken.contains(&name))?;
+            let text = function_report(&signature, &layout, &target, &options.thresholds)?;
+            Ok((text, check_param_space(&signature, &layout, &target)?))
+        });
+        match outcome {
+            Ok((text, excess)) => {
+                out.push_str(&text);
+                if let Some(excess) = excess {
+                    emit_error(func.location(), &excess.to_string());
+                    problems += 1;
+                }
+            }
+            Err(error) => {
+                emit_error(func.location(), &format!("@{name}: {error}"));
+                problems += 1;
+            }
+        }
+    }
+    problems
+}
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+#[derive(Clone)]
+struct AbiReportPass(AbiReportOptions);
+
+impl<'c> RunExternalPass<'c> for AbiReportPass {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let mut text = String::new();
+        let problems = report_module(operation, &self.0, &mut text);
+        eprint!("{text}");
+        if problems > 0 {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// The `ptxcc-abi-report` pass, anchored on `builtin.module`; it prints to
+/// standard error and changes nothing.
+pub fn create_abi_report_pass(options: &AbiReportOptions) -> Pass {
+    create_external(
+        AbiReportPass(options.clone()),
+        melior::ir::r#type::TypeId::create(&PASS_ID),
+        "PtxccAbiReport",
+        AbiReportOptions::PASS,
+        "Print each function's PTX prototype and parameter ABI; check kernel param space",
+        "builtin.module",
+        &[],
+    )
+}

@@ -1,0 +1,59 @@
+// The param-space check: a 4800-byte kernel parameter does not fit the 4096
+// bytes of PTX 8.0 (nor of sm_60), and fits the 32764 bytes of PTX 8.1 on
+// sm_90. Types llc cannot pass are errors at the function.
+// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -split-input-file -verify-diagnostics -o /dev/null 2>/dev/null
+// RUN: not %ptxcc-opt --ptxcc-abi-report=ptx=81 %s -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX81
+
+// PTX81-NOT: error
+// PTX81: param space: 4800 of 32764 bytes
+// expected-error @below {{kernel 'big' needs 4800 bytes of .param space, more than the 4096 bytes sm_90, PTX 8.0 allows (PTX 8.1 on sm_70 or newer allows 32764)}}
+llvm.func ptx_kernelcc @big(%s: !llvm.ptr {llvm.byval = !llvm.array<1200 x f32>, llvm.align = 4 : i64}) {
+  llvm.return
+}
+
+// -----
+
+// Two parameters together over the limit, each under it.
+// PTX81-NOT: error
+// PTX81: param space: 4104 of 32764 bytes
+// expected-error @below {{kernel 'two' needs 4104 bytes of .param space}}
+llvm.func ptx_kernelcc @two(%a: !llvm.ptr {llvm.byval = !llvm.array<512 x f64>}, %n: i64) {
+  llvm.return
+}
+
+// -----
+
+// The function's own target: PTX 8.1 is not enough below sm_70.
+// PTX81: param space: 4800 of 4096 bytes
+// expected-error @below {{more than the 4096 bytes sm_60, PTX 8.1 allows}}
+llvm.func ptx_kernelcc @old(%s: !llvm.ptr {llvm.byval = !llvm.array<1200 x f32>}) attributes {target_cpu = "sm_60", target_features = #llvm.target_features<["+ptx81"]>} {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{@empty: type '{}' has no PTX ABI: llc rejects empty parameter types}}
+llvm.func @empty(%e: !llvm.struct<()>) {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{@long_double: type 'x86_fp80' has no PTX ABI: NVPTX has no x86_fp80}}
+llvm.func @long_double(%x: f80) {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{@gpu: unknown chip 'gfx90a'}}
+llvm.func @gpu() attributes {target_cpu = "gfx90a"} {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{@too_old: PTX 7.0 does not support 'sm_90': it needs PTX 7.8 or later}}
+llvm.func @too_old() attributes {target_cpu = "sm_90", target_features = #llvm.target_features<["+ptx70"]>} {
+  llvm.return
+}
