@@ -16,11 +16,12 @@
 //!   llvm.return
 //! }
 //! ```
-//! After (standard error; the IR is unchanged):
+//! After (standard error; the IR is unchanged; declarations start with a
+//! tab, as in `llc`'s output):
 //! ```text
 //! // ptxcc-abi-report @k: kernel, sm_90, PTX 8.0
 //! .visible .entry k(
-//! 	.param .align 8 .b8 k_param_0[32]
+//!     .param .align 8 .b8 k_param_0[32]
 //! )
 //! //  arg  llvm type                        class  size  align  leaves (offset:type)                      accesses  PTX declaration
 //! //  0    byval {double, i8, [4 x i32]}   byval  32    8      0:double 8:i8 12:i32 16:i32 20:i32 24:i32  -         .param .align 8 .b8 k_param_0[32]
@@ -43,7 +44,9 @@ use ptxcc_dialect::verify::emit_error;
 
 use crate::{
     abi::{
-        classify_argument, classify_result, prototype::pass_as_array, schedule,
+        classify_argument, classify_result,
+        prototype::pass_as_array,
+        schedule,
         signature::{address_taken_functions, function_signature, function_target},
         value_parts, AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
     },
@@ -79,18 +82,15 @@ impl PassOptions for AbiReportOptions {
         OptionInfo {
             name: "ptx",
             default: "0",
-            description: "PTX version x10 of functions without target_features (llc -mattr=+ptxNN); 0 = the chip's minimum",
+            description:
+                "PTX version x10 of functions without target_features (llc -mattr=+ptxNN); 0 = the chip's minimum",
         },
         OptionInfo {
             name: "flatten-threshold",
             default: "32",
             description: "largest aggregate (bytes) classified 'flatten'",
         },
-        OptionInfo {
-            name: "vector-threshold",
-            default: "4",
-            description: "most vector elements classified 'vector'",
-        },
+        OptionInfo { name: "vector-threshold", default: "4", description: "most vector elements classified 'vector'" },
         OptionInfo {
             name: "sret-threshold",
             default: "16",
@@ -203,8 +203,9 @@ fn accesses_text(accesses: &[crate::abi::Access]) -> String {
 /// Writes rows as `//`-prefixed columns padded to the widest cell.
 fn write_table(out: &mut String, rows: &[Vec<String>]) {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> =
-        (0..columns).map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
     for row in rows {
         let mut line = String::from("//  ");
         for (c, cell) in row.iter().enumerate() {
@@ -231,15 +232,19 @@ pub fn function_report(
     let declaration = if signature.declaration { ", declaration (llc prints it only if it is used)" } else { "" };
     let _ = writeln!(out, "// ptxcc-abi-report @{}: {kind}, {target}{declaration}", signature.name);
     let no_return = target.ptx >= 64;
-    let header =
-        if signature.declaration { signature.declaration_lines(layout, no_return)? } else { signature.definition(layout, no_return)? };
+    let header = if signature.declaration {
+        signature.declaration_lines(layout, no_return)?
+    } else {
+        signature.definition(layout, no_return)?
+    };
     for line in header {
         out.push_str(&line);
         out.push('\n');
     }
-    let mut rows = vec![["arg", "llvm type", "class", "size", "align", "leaves (offset:type)", "accesses", "PTX declaration"]
-        .map(str::to_string)
-        .to_vec()];
+    let mut rows =
+        vec![["arg", "llvm type", "class", "size", "align", "leaves (offset:type)", "accesses", "PTX declaration"]
+            .map(str::to_string)
+            .to_vec()];
     for (index, param) in signature.params.iter().enumerate() {
         let (ty, class, accesses) = match &param.byval {
             Some(pointee) => (pointee, "byval".to_string(), "-".to_string()),
@@ -256,8 +261,11 @@ pub fn function_report(
                 let accesses = if signature.kernel {
                     "-".to_string()
                 } else {
-                    let align =
-                        if pass_as_array(&param.ty) { signature.param_align(layout, index) } else { layout.abi_align(&param.ty) };
+                    let align = if pass_as_array(&param.ty) {
+                        signature.param_align(layout, index)
+                    } else {
+                        layout.abi_align(&param.ty)
+                    };
                     accesses_text(&schedule(&value_parts(layout, &param.ty, target)?, align, target))
                 };
                 (&param.ty, class, accesses)
@@ -286,7 +294,8 @@ pub fn function_report(
                 target,
             )),
         };
-        let align = if pass_as_array(result) { signature.result_align(layout).unwrap_or(1) } else { layout.abi_align(result) };
+        let align =
+            if pass_as_array(result) { signature.result_align(layout).unwrap_or(1) } else { layout.abi_align(result) };
         rows.push(vec![
             "ret".into(),
             result.to_string(),

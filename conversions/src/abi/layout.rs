@@ -218,7 +218,7 @@ impl DataLayout {
                     .collect()
             };
             let bytes = |bits: u64| -> Result<u64, AbiError> {
-                if bits % 8 != 0 || (bits != 0 && !(bits / 8).is_power_of_two()) {
+                if !bits.is_multiple_of(8) || (bits != 0 && !(bits / 8).is_power_of_two()) {
                     return Err(invalid(&format!("alignment {bits} in '{item}' is not a power-of-two byte count")));
                 }
                 Ok((bits / 8).max(1))
@@ -226,8 +226,7 @@ impl DataLayout {
             let kind = head.chars().next().unwrap_or(' ');
             match kind {
                 'i' | 'f' | 'v' => {
-                    let bits: u64 =
-                        head[1..].parse().map_err(|_| invalid(&format!("'{item}' has no bit width")))?;
+                    let bits: u64 = head[1..].parse().map_err(|_| invalid(&format!("'{item}' has no bit width")))?;
                     let values = numbers(rest)?;
                     let abi = bytes(*values.first().ok_or_else(|| invalid(&format!("'{item}' has no alignment")))?)?;
                     let pref = match values.get(1) {

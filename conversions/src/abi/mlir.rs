@@ -11,8 +11,7 @@ use super::{layout::FloatKind, AbiError, AbiType, StructType};
 /// vector, an opaque struct, a type outside the LLVM dialect).
 pub fn abi_type(r#type: Type) -> Result<AbiType, AbiError> {
     let raw = r#type.to_raw();
-    let unsupported =
-        |reason: &str| AbiError::Unsupported { ty: r#type.to_string(), reason: reason.to_string() };
+    let unsupported = |reason: &str| AbiError::Unsupported { ty: r#type.to_string(), reason: reason.to_string() };
     // SAFETY: every call below only reads the live type `raw`, after the
     // matching `mlirTypeIsA*` check.
     unsafe {

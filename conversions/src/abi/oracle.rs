@@ -10,7 +10,7 @@
 
 use std::{collections::HashMap, fmt::Write as _, path::PathBuf, process::Command};
 
-use melior::ir::{operation::OperationLike, BlockLike, Module, RegionLike};
+use melior::ir::{operation::OperationLike, BlockLike, Module};
 
 use super::{
     parts::{schedule, value_parts, Access},
@@ -93,6 +93,18 @@ const TYPES: &[&str] = &[
     "!llvm.struct<(i16, struct<packed (i16, i64, f64)>)>",
     "!llvm.struct<(i32, struct<packed (i32, i64, f64, vector<2xf32>)>)>",
     "!llvm.struct<(struct<(i8, i16)>, array<3 x struct<(i32, i8)>>)>",
+    "!llvm.struct<(i8, i8)>",
+    "!llvm.struct<(i8, i8, i8, i8, i8, i8)>",
+    "!llvm.array<8 x i8>",
+    "!llvm.array<12 x i8>",
+    "!llvm.array<16 x i8>",
+    "!llvm.array<8 x i16>",
+    "!llvm.array<6 x i32>",
+    "!llvm.struct<(f32, f32)>",
+    "!llvm.array<5 x f16>",
+    "!llvm.array<3 x i64>",
+    "!llvm.struct<(bf16, bf16)>",
+    "!llvm.struct<(vector<2xi8>, vector<2xi8>)>",
     "!llvm.struct<\"Mat4\", (array<16 x f32>)>",
     "!llvm.struct<\"Big\", (array<1024 x f32>)>",
 ];
@@ -137,6 +149,13 @@ const EXTRA: &str = r#"
     llvm.return %0 : i16
   }
 "#;
+
+/// Types whose parts the model does not predict for local functions (where
+/// the alignment is 16): `llc`'s DAG combiner fuses a leading byte with the
+/// next byte of a different part into one `.b16` access (`{i1, i8, i1}`:
+/// `.b16 +0, .b8 +2`; `<{i8, i32, i16}>`: `.b16 +0` then bytes). Their
+/// prototypes are still compared, and their parts in external functions.
+const LOCAL_PARTS_NOT_MODELLED: &[&str] = &["!llvm.struct<(i1, i8, i1)>", "!llvm.struct<packed (i8, i32, i16)>"];
 
 fn llvm_bin() -> PathBuf {
     std::env::var_os("PTXCC_LLVM_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"))
@@ -222,7 +241,11 @@ fn accesses(body: &[String], opcode: &str, symbol: &str) -> Vec<Access> {
 
 /// What the model predicts for the formal-argument loads and the result
 /// stores of `@d<i>(%a: T) -> T`.
-fn predicted_accesses(signature: &FunctionSignature, layout: &DataLayout, target: &Target) -> (Vec<Access>, Vec<Access>) {
+fn predicted_accesses(
+    signature: &FunctionSignature,
+    layout: &DataLayout,
+    target: &Target,
+) -> (Vec<Access>, Vec<Access>) {
     let ty = &signature.params[0].ty;
     let parts = value_parts(layout, ty, target).expect("parts");
     let arg_align = if pass_as_array(ty) { signature.param_align(layout, 0) } else { layout.abi_align(ty) };
@@ -238,10 +261,20 @@ fn predicted_accesses(signature: &FunctionSignature, layout: &DataLayout, target
 }
 
 #[test]
-fn prototypes_and_parts_match_llc() {
+fn prototypes_and_parts_match_llc_sm90() {
+    compare_with_llc("sm_90", 80);
+}
+
+/// sm_100 has `v2f32`/`v2i32` registers: float pairs travel as one `.b64`.
+#[test]
+fn prototypes_and_parts_match_llc_sm100() {
+    compare_with_llc("sm_100", 86);
+}
+
+fn compare_with_llc(chip: &str, ptx: u32) {
     let context = llvm_context();
     let layout = DataLayout::default();
-    let target = Target::new("sm_90", Some(80)).expect("target");
+    let target = Target::new(chip, Some(ptx)).expect("target");
     let mut source = String::from("module {\n");
     for (index, text) in TYPES.iter().enumerate() {
         let ty = super::tests::parse(&context, text);
@@ -252,7 +285,7 @@ fn prototypes_and_parts_match_llc() {
     let module = Module::parse(&context, &source).expect("oracle module parses");
     assert!(module.as_operation().verify(), "oracle module verifies");
 
-    let directory = std::env::temp_dir().join(format!("ptxcc-abi-oracle-{}", std::process::id()));
+    let directory = std::env::temp_dir().join(format!("ptxcc-abi-oracle-{}-{chip}", std::process::id()));
     std::fs::create_dir_all(&directory).unwrap();
     let mlir_path = directory.join("oracle.mlir");
     std::fs::write(&mlir_path, &source).unwrap();
@@ -266,7 +299,7 @@ fn prototypes_and_parts_match_llc() {
     let ll_path = directory.join("oracle.ll");
     std::fs::write(&ll_path, &translated.stdout).unwrap();
     let compiled = Command::new(bin.join("llc"))
-        .args(["-mtriple=nvptx64-nvidia-cuda", "-mcpu=sm_90", "-mattr=+ptx80", "-o", "-"])
+        .args(["-mtriple=nvptx64-nvidia-cuda", &format!("-mcpu={chip}"), &format!("-mattr=+ptx{ptx}"), "-o", "-"])
         .arg(&ll_path)
         .output()
         .unwrap_or_else(|e| panic!("cannot run llc from {}: {e}", bin.display()));
@@ -296,7 +329,10 @@ fn prototypes_and_parts_match_llc() {
         if &predicted != actual {
             mismatches.push(format!("@{name}:\n  model: {predicted:?}\n  llc:   {actual:?}"));
         }
-        if name.starts_with('d') && name[1..].parse::<usize>().is_ok() {
+        let index = name.get(1..).and_then(|n| n.parse::<usize>().ok());
+        let local_exception =
+            name.starts_with('l') && index.is_some_and(|i| LOCAL_PARTS_NOT_MODELLED.contains(&TYPES[i]));
+        if index.is_some() && (name.starts_with('d') || name.starts_with('l')) && !local_exception {
             let (loads, stores) = predicted_accesses(&signature, &layout, &target);
             let actual_loads = accesses(lines, "ld.param", &signature.param_name(0));
             let actual_stores = accesses(lines, "st.param", "func_retval0");
@@ -314,5 +350,10 @@ fn prototypes_and_parts_match_llc() {
         }
     }
     assert!(compared >= 3 * TYPES.len(), "only {compared} functions compared");
-    assert!(mismatches.is_empty(), "{} of {compared} functions differ from llc:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{chip}: {} of {compared} functions differ from llc:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
 }

@@ -233,16 +233,18 @@ pub fn value_parts(layout: &DataLayout, ty: &AbiType, target: &Target) -> Result
 }
 
 /// How many parts from `index` on merge into one access (LLVM's
-/// `canMergeParamLoadStoresStartingAt`), given the parameter's alignment.
+/// `canMergeParamLoadStoresStartingAt`), given the parameter's alignment:
+/// 2 or 4 parts, or 8 bytes (`llc` 22 loads eight `i8` as one `.b64`).
 fn merge_count(parts: &[Part], index: usize, align: u64) -> usize {
+    let first = parts[index];
+    let bytewise = first.ty.lanes == 1 && matches!(first.ty.scalar, Scalar::I1 | Scalar::I8);
     for access in [16u64, 8, 4, 2] {
-        let first = parts[index];
         let elem = first.ty.bytes();
-        if align < access || first.offset % access != 0 || elem >= access || access % elem != 0 {
+        if align < access || !first.offset.is_multiple_of(access) || elem >= access || !access.is_multiple_of(elem) {
             continue;
         }
         let count = (access / elem) as usize;
-        if !(count == 2 || count == 4) || index + count > parts.len() {
+        if !(count == 2 || count == 4 || (count == 8 && bytewise)) || index + count > parts.len() {
             continue;
         }
         let run = &parts[index..index + count];
@@ -286,17 +288,22 @@ pub fn schedule(parts: &[Part], align: u64, target: &Target) -> Vec<Access> {
     accesses
 }
 
-/// The PTX form of `count` parts of type `ty` accessed together: scalars
-/// that merge into a packed register type (`v4i8`, `v2f16`, ...) travel as
-/// one 32-bit (or 64-bit) word, other scalar groups as `.v2`/`.v4`.
+/// The PTX form of `count` parts of type `ty` accessed together: bytes
+/// merge into words (4 -> `.b32`, 8 -> `.b64`; 2 stay `.v2.b8`); pairs of a
+/// type with a packed register (`v2f16`, `v2i16`, `v2f32` on sm_100) travel
+/// as one word each (`.b32`, `.v2.b32`); other scalar groups as `.v2`/`.v4`.
 fn group_access(ty: PartType, count: u64, offset: u64, target: &Target) -> Access {
     let lanes = ty.lanes * count;
     let elem_bits = ty.scalar.bytes() * 8;
     if ty.lanes == 1 {
-        if count > 1 && legal_vector(ty.scalar, count, target) {
-            return Access { offset, vector: 1, bits: elem_bits * count };
-        }
-        return Access { offset, vector: count, bits: elem_bits };
+        let bytewise = matches!(ty.scalar, Scalar::I1 | Scalar::I8);
+        return match count {
+            4 | 8 if bytewise => Access { offset, vector: 1, bits: elem_bits * count },
+            2 | 4 if !bytewise && legal_vector(ty.scalar, 2, target) => {
+                Access { offset, vector: count / 2, bits: elem_bits * 2 }
+            }
+            _ => Access { offset, vector: count, bits: elem_bits },
+        };
     }
     // Packed vectors travel as 32- or 64-bit words; i8 pairs as bytes.
     let word_bits = elem_bits * ty.lanes;

@@ -119,9 +119,7 @@ impl FunctionSignature {
     pub fn param_align(&self, layout: &DataLayout, index: usize) -> u64 {
         let param = &self.params[index];
         match &param.byval {
-            Some(pointee) if !self.kernel => {
-                param.align.unwrap_or(1).max(self.optimized_align(layout, pointee))
-            }
+            Some(pointee) if !self.kernel => param.align.unwrap_or(1).max(self.optimized_align(layout, pointee)),
             Some(pointee) => match param.stack_align {
                 Some(stack) => stack,
                 None => self.optimized_align(layout, pointee).max(param.align.unwrap_or(1)),

@@ -85,9 +85,9 @@ fn has_passthrough(func: OperationRef, name: &str) -> bool {
     let Some(array) = func.attribute("passthrough").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
         return false;
     };
-    (0..array.len()).filter_map(|i| array.element(i).ok()).any(|element| {
-        StringAttribute::try_from(element).map(|s| s.value() == name).unwrap_or(false)
-    })
+    (0..array.len())
+        .filter_map(|i| array.element(i).ok())
+        .any(|element| StringAttribute::try_from(element).map(|s| s.value() == name).unwrap_or(false))
 }
 
 /// The signature of `func` as the ABI sees it. `address_taken` comes from

@@ -95,13 +95,7 @@ pub(super) fn parse(context: &Context, text: &str) -> AbiType {
 #[case("!llvm.array<2 x struct<(f32, i8)>>", 16, 16, 4, 8)]
 #[case("!llvm.struct<\"Mat4\", (array<16 x f32>)>", 64, 64, 4, 8)]
 #[case("!llvm.struct<(i16, struct<packed (i16, i64, f64)>)>", 20, 20, 2, 8)]
-fn data_layout(
-    #[case] text: &str,
-    #[case] store: u64,
-    #[case] alloc: u64,
-    #[case] abi: u64,
-    #[case] pref: u64,
-) {
+fn data_layout(#[case] text: &str, #[case] store: u64, #[case] alloc: u64, #[case] abi: u64, #[case] pref: u64) {
     let context = llvm_context();
     let ty = parse(&context, text);
     let layout = DataLayout::default();
@@ -191,7 +185,8 @@ fn flattened_leaves_have_offsets_and_paths() {
     let context = llvm_context();
     let ty = parse(&context, "!llvm.struct<(f64, i8, array<2 x i32>)>");
     let leaves = classify_argument(&DataLayout::default(), &ty, &Thresholds::default()).leaves;
-    let found: Vec<(u64, String, Vec<u64>)> = leaves.iter().map(|l| (l.offset, l.ty.to_string(), l.path.clone())).collect();
+    let found: Vec<(u64, String, Vec<u64>)> =
+        leaves.iter().map(|l| (l.offset, l.ty.to_string(), l.path.clone())).collect();
     assert_eq!(
         found,
         vec![
@@ -247,7 +242,10 @@ fn targets(#[case] chip: &str, #[case] ptx: Option<u32>, #[case] sm: u32, #[case
 
 #[test]
 fn target_errors() {
-    assert_eq!(Target::new("sm_90", Some(70)).unwrap_err().to_string(), "PTX 7.0 does not support 'sm_90': it needs PTX 7.8 or later");
+    assert_eq!(
+        Target::new("sm_90", Some(70)).unwrap_err().to_string(),
+        "PTX 7.0 does not support 'sm_90': it needs PTX 7.8 or later"
+    );
     assert!(matches!(Target::new("gfx90a", None), Err(AbiError::UnknownChip(_))));
     let features = ["+ptx81".to_string(), "+sm_90".to_string()];
     let resolved = Target::resolve(Some("sm_90"), Some(&features), "sm_52", None).expect("resolves");
