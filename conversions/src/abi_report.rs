@@ -19,12 +19,12 @@
 //! After (standard error; the IR is unchanged; declarations start with a
 //! tab, as in `llc`'s output):
 //! ```text
-//! // ptxcc-abi-report @k: kernel, sm_90, PTX 8.0
+//! // ptxcc-abi-report @k: kernel, sm_90, PTX 7.8
 //! .visible .entry k(
 //!     .param .align 8 .b8 k_param_0[32]
 //! )
-//! //  arg  llvm type                        class  size  align  leaves (offset:type)                      accesses  PTX declaration
-//! //  0    byval {double, i8, [4 x i32]}   byval  32    8      0:double 8:i8 12:i32 16:i32 20:i32 24:i32  -         .param .align 8 .b8 k_param_0[32]
+//! //  arg  llvm type                        class  size  align  leaves (offset:type)                       accesses  PTX declaration
+//! //  0    byval { double, i8, [4 x i32] }  byval  32    8      0:double 8:i8 12:i32 16:i32 20:i32 24:i32  -         .param .align 8 .b8 k_param_0[32]
 //! //  param space: 32 of 4096 bytes
 //! ```
 //!
