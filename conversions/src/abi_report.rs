@@ -179,12 +179,18 @@ pub fn check_param_space(
     }))
 }
 
+/// Entries shown in the `leaves` and `accesses` columns before "...".
+const SHOWN: usize = 8;
+
 fn leaves_text(layout: &DataLayout, ty: &AbiType) -> String {
-    const SHOWN: usize = 8;
-    let leaves = crate::abi::classify::leaves(layout, ty);
     if !ty.is_aggregate() {
         return "-".into();
     }
+    let count = crate::abi::classify::leaf_count(ty);
+    if count > crate::abi::classify::MAX_LISTED_LEAVES {
+        return format!("({count} leaves)");
+    }
+    let leaves = crate::abi::classify::leaves(layout, ty);
     let mut text: Vec<String> = leaves.iter().take(SHOWN).map(|l| format!("{}:{}", l.offset, l.ty)).collect();
     if leaves.len() > SHOWN {
         text.push(format!("... ({} leaves)", leaves.len()));
@@ -197,7 +203,23 @@ fn leaves_text(layout: &DataLayout, ty: &AbiType) -> String {
 }
 
 fn accesses_text(accesses: &[crate::abi::Access]) -> String {
-    accesses.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    let mut text: Vec<String> = accesses.iter().take(SHOWN).map(ToString::to_string).collect();
+    if accesses.len() > SHOWN {
+        text.push(format!("... ({} accesses)", accesses.len()));
+    }
+    text.join(", ")
+}
+
+/// The accesses of a value passed in `.param` space, or `-` for values too
+/// large to list part by part.
+fn parts_text(layout: &DataLayout, ty: &AbiType, align: u64, target: &Target) -> Result<String, AbiError> {
+    const MAX_LISTED_BYTES: u64 = 64 * 1024;
+    if crate::abi::classify::leaf_count(ty) > crate::abi::classify::MAX_LISTED_LEAVES
+        || layout.alloc_size(ty) > MAX_LISTED_BYTES
+    {
+        return Ok("-".into());
+    }
+    Ok(accesses_text(&schedule(&value_parts(layout, ty, target)?, align, target)))
 }
 
 /// Writes rows as `//`-prefixed columns padded to the widest cell.
@@ -266,7 +288,7 @@ pub fn function_report(
                     } else {
                         layout.abi_align(&param.ty)
                     };
-                    accesses_text(&schedule(&value_parts(layout, &param.ty, target)?, align, target))
+                    parts_text(layout, &param.ty, align, target)?
                 };
                 (&param.ty, class, accesses)
             }
@@ -288,11 +310,7 @@ pub fn function_report(
         let classification = classify_result(layout, result, thresholds);
         let stores = match result {
             AbiType::Int(bits) if *bits < 32 => ".b32 +0".to_string(),
-            _ => accesses_text(&schedule(
-                &value_parts(layout, result, target)?,
-                signature.optimized_align(layout, result),
-                target,
-            )),
+            _ => parts_text(layout, result, signature.optimized_align(layout, result), target)?,
         };
         let align =
             if pass_as_array(result) { signature.result_align(layout).unwrap_or(1) } else { layout.abi_align(result) };

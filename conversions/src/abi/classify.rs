@@ -91,7 +91,7 @@ pub struct Classification {
     /// ABI alignment in bytes.
     pub align: u64,
     /// The leaves, in order (for `Flatten`; for other aggregates too, as
-    /// information).
+    /// information, up to [`MAX_LISTED_LEAVES`]).
     pub leaves: Vec<Leaf>,
     /// A `Byval` above `max-byval-size` ("huge 'byval' arguments are
     /// unsupported").
@@ -115,7 +115,7 @@ pub fn leaves(layout: &DataLayout, ty: &AbiType) -> Vec<Leaf> {
                 let stride = layout.alloc_size(elem);
                 for i in 0..*count {
                     path.push(i);
-                    walk(layout, elem, offset + i * stride, path, out);
+                    walk(layout, elem, offset.saturating_add(i.saturating_mul(stride)), path, out);
                     path.pop();
                 }
             }
@@ -126,6 +126,19 @@ pub fn leaves(layout: &DataLayout, ty: &AbiType) -> Vec<Leaf> {
     walk(layout, ty, 0, &mut Vec::new(), &mut out);
     out
 }
+
+/// How many leaves [`leaves`] would return, without building them.
+pub fn leaf_count(ty: &AbiType) -> u64 {
+    match ty {
+        AbiType::Struct(body) => body.fields.iter().map(leaf_count).fold(0u64, u64::saturating_add),
+        AbiType::Array(elem, count) => leaf_count(elem).saturating_mul(*count),
+        _ => 1,
+    }
+}
+
+/// Aggregates with more leaves than this get no leaf list (they are far
+/// above any flatten threshold).
+pub const MAX_LISTED_LEAVES: u64 = 4096;
 
 fn flattenable(leaves: &[Leaf], thresholds: &Thresholds) -> bool {
     leaves.iter().all(|leaf| match &leaf.ty {
@@ -138,12 +151,13 @@ fn flattenable(leaves: &[Leaf], thresholds: &Thresholds) -> bool {
 pub fn classify_argument(layout: &DataLayout, ty: &AbiType, thresholds: &Thresholds) -> Classification {
     let size = layout.alloc_size(ty);
     let align = layout.abi_align(ty);
-    let leaves = if ty.is_aggregate() { leaves(layout, ty) } else { Vec::new() };
+    let listed = ty.is_aggregate() && leaf_count(ty) <= MAX_LISTED_LEAVES;
+    let leaves = if listed { leaves(layout, ty) } else { Vec::new() };
     let class = match ty {
         AbiType::Vector(_, count) if *count <= thresholds.vector => ArgClass::Vector,
         AbiType::Vector(..) => ArgClass::Byval,
         _ if ty.is_aggregate() => {
-            if size <= thresholds.flatten && flattenable(&leaves, thresholds) {
+            if listed && size <= thresholds.flatten && flattenable(&leaves, thresholds) {
                 ArgClass::Flatten
             } else {
                 ArgClass::Byval

@@ -178,6 +178,12 @@ impl Default for DataLayout {
     }
 }
 
+/// `value` rounded up to a multiple of `align`, saturating instead of
+/// overflowing (sizes of absurd types stay absurd, not a panic).
+fn align_to(value: u64, align: u64) -> u64 {
+    value.checked_next_multiple_of(align.max(1)).unwrap_or(u64::MAX)
+}
+
 fn spec(bits: u64, abi: u64, pref: u64) -> AlignSpec {
     AlignSpec { bits, abi, pref }
 }
@@ -296,8 +302,8 @@ impl DataLayout {
             AbiType::Int(bits) => u64::from(*bits),
             AbiType::Float(kind) => kind.bits(),
             AbiType::Ptr(space) => self.pointer_bits(*space),
-            AbiType::Vector(elem, count) => self.size_in_bits(elem) * count,
-            AbiType::Array(..) | AbiType::Struct(_) => self.alloc_size(ty) * 8,
+            AbiType::Vector(elem, count) => self.size_in_bits(elem).saturating_mul(*count),
+            AbiType::Array(..) | AbiType::Struct(_) => self.alloc_size(ty).saturating_mul(8),
         }
     }
 
@@ -313,9 +319,9 @@ impl DataLayout {
     /// the type (store size rounded up to the ABI alignment).
     pub fn alloc_size(&self, ty: &AbiType) -> u64 {
         match ty {
-            AbiType::Array(elem, count) => self.alloc_size(elem) * count,
+            AbiType::Array(elem, count) => self.alloc_size(elem).saturating_mul(*count),
             AbiType::Struct(body) => self.struct_layout(body).size,
-            _ => self.store_size(ty).next_multiple_of(self.abi_align(ty)),
+            _ => align_to(self.store_size(ty), self.abi_align(ty)),
         }
     }
 
@@ -340,7 +346,7 @@ impl DataLayout {
             }
             AbiType::Float(kind) => match self.floats.iter().find(|s| s.bits == kind.bits()) {
                 Some(entry) => pick(entry),
-                None => self.store_size(ty).next_power_of_two(),
+                None => self.store_size(ty).max(1).checked_next_power_of_two().unwrap_or(1 << 63),
             },
             AbiType::Ptr(space) => {
                 let pointer = self.pointer(*space);
@@ -355,7 +361,7 @@ impl DataLayout {
                 match self.vectors.iter().find(|s| s.bits == bits) {
                     Some(entry) => pick(entry),
                     // Natural alignment: the store size rounded up to a power of two.
-                    None => self.store_size(ty).max(1).next_power_of_two(),
+                    None => self.store_size(ty).max(1).checked_next_power_of_two().unwrap_or(1 << 63),
                 }
             }
             AbiType::Array(elem, _) => self.alignment(elem, abi),
@@ -376,12 +382,12 @@ impl DataLayout {
         let mut align = 1u64;
         for field in &body.fields {
             let field_align = if body.packed { 1 } else { self.abi_align(field) };
-            size = size.next_multiple_of(field_align);
+            size = align_to(size, field_align);
             align = align.max(field_align);
             offsets.push(size);
-            size += self.alloc_size(field);
+            size = size.saturating_add(self.alloc_size(field));
         }
-        StructLayout { offsets, size: size.next_multiple_of(align), align }
+        StructLayout { offsets, size: align_to(size, align), align }
     }
 
     /// Byte offset of a `getelementptr` over `source` with constant
@@ -391,7 +397,8 @@ impl DataLayout {
     /// `composite_offset` when the first index is 0.
     pub fn gep_offset(&self, source: &AbiType, indices: &[i64]) -> Result<i64, AbiError> {
         let Some((&first, rest)) = indices.split_first() else { return Ok(0) };
-        let mut offset = first * self.alloc_size(source) as i64;
+        let scaled = |index: i64, size: u64| index.saturating_mul(i64::try_from(size).unwrap_or(i64::MAX));
+        let mut offset = scaled(first, self.alloc_size(source));
         let mut current = source;
         for &index in rest {
             match current {
@@ -400,15 +407,11 @@ impl DataLayout {
                         .ok()
                         .filter(|&i| i < body.fields.len())
                         .ok_or_else(|| AbiError::FieldIndex { index, ty: current.to_string() })?;
-                    offset += self.struct_layout(body).offsets[field] as i64;
+                    offset = offset.saturating_add(self.struct_layout(body).offsets[field] as i64);
                     current = &body.fields[field];
                 }
-                AbiType::Array(elem, _) => {
-                    offset += index * self.alloc_size(elem) as i64;
-                    current = elem;
-                }
-                AbiType::Vector(elem, _) => {
-                    offset += index * self.alloc_size(elem) as i64;
+                AbiType::Array(elem, _) | AbiType::Vector(elem, _) => {
+                    offset = offset.saturating_add(scaled(index, self.alloc_size(elem)));
                     current = elem;
                 }
                 _ => return Err(AbiError::NotIndexable { ty: current.to_string() }),

@@ -200,7 +200,7 @@ pub fn value_parts(layout: &DataLayout, ty: &AbiType, target: &Target) -> Result
             AbiType::Array(elem, count) => {
                 let stride = layout.alloc_size(elem);
                 for i in 0..*count {
-                    walk(layout, elem, offset + i * stride, target, out)?;
+                    walk(layout, elem, offset.saturating_add(i.saturating_mul(stride)), target, out)?;
                 }
                 return Ok(());
             }

@@ -140,7 +140,7 @@ impl FunctionSignature {
         let mut total = 0u64;
         for index in 0..self.params.len() {
             let (size, align) = self.param_footprint(layout, index)?;
-            total = total.next_multiple_of(align.max(1)) + size;
+            total = total.checked_next_multiple_of(align.max(1)).unwrap_or(u64::MAX).saturating_add(size);
         }
         Ok(total)
     }
