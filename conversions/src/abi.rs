@@ -65,6 +65,16 @@ pub enum AbiError {
         /// The type, printed.
         ty: String,
     },
+    /// An alignment attribute that is not a positive power of two.
+    #[error("parameter {index}: {name} = {value} is not a positive power of two")]
+    BadAlignment {
+        /// The parameter.
+        index: usize,
+        /// The attribute (`llvm.align`, `llvm.alignstack`).
+        name: String,
+        /// Its value.
+        value: i64,
+    },
     /// A chip `llc` 22 does not know.
     #[error("unknown chip '{0}' (expected sm_XY, sm_XYa or sm_XYf, e.g. sm_90)")]
     UnknownChip(String),

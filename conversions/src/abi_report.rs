@@ -113,7 +113,14 @@ impl PassOptions for AbiReportOptions {
                     expected: "a chip name such as sm_90",
                 })?
             }
-            "ptx" => self.ptx = parse_u64(Self::PASS, name, value)? as u32,
+            "ptx" => {
+                self.ptx = u32::try_from(parse_u64(Self::PASS, name, value)?).map_err(|_| OptionError::Invalid {
+                    pass: Self::PASS,
+                    name: name.into(),
+                    value: value.unwrap_or_default().into(),
+                    expected: "a PTX version times ten, such as 80",
+                })?
+            }
             "flatten-threshold" => self.thresholds.flatten = parse_u64(Self::PASS, name, value)?,
             "vector-threshold" => self.thresholds.vector = parse_u64(Self::PASS, name, value)?,
             "sret-threshold" => self.thresholds.sret = parse_u64(Self::PASS, name, value)?,
@@ -272,9 +279,12 @@ pub fn function_report(
             Some(pointee) => (pointee, "byval".to_string(), "-".to_string()),
             None => {
                 let classification = classify_argument(layout, &param.ty, thresholds);
-                let class = if signature.kernel && classification.class == ArgClass::Flatten {
-                    // Kernels keep their launch ABI: nothing is flattened.
+                let class = if signature.kernel && param.ty.is_aggregate() {
+                    // Kernels keep their launch ABI: aggregates stay whole.
                     ArgClass::Direct.to_string()
+                } else if signature.kernel && classification.class == ArgClass::Byval {
+                    // A long vector passed to a kernel by value stays a vector.
+                    ArgClass::Vector.to_string()
                 } else if classification.too_large {
                     format!("{} (huge: unsupported)", classification.class)
                 } else {

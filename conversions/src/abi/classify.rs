@@ -107,11 +107,14 @@ pub fn leaves(layout: &DataLayout, ty: &AbiType) -> Vec<Leaf> {
                 let struct_layout = layout.struct_layout(body);
                 for (i, field) in body.fields.iter().enumerate() {
                     path.push(i as u64);
-                    walk(layout, field, offset + struct_layout.offsets[i], path, out);
+                    walk(layout, field, offset.saturating_add(struct_layout.offsets[i]), path, out);
                     path.pop();
                 }
             }
             AbiType::Array(elem, count) => {
+                if leaf_count(elem) == 0 {
+                    return;
+                }
                 let stride = layout.alloc_size(elem);
                 for i in 0..*count {
                     path.push(i);
@@ -141,9 +144,10 @@ pub fn leaf_count(ty: &AbiType) -> u64 {
 pub const MAX_LISTED_LEAVES: u64 = 4096;
 
 fn flattenable(leaves: &[Leaf], thresholds: &Thresholds) -> bool {
+    // Leaves are scalars or vectors; only long vectors prevent flattening.
     leaves.iter().all(|leaf| match &leaf.ty {
         AbiType::Vector(_, count) => *count <= thresholds.vector,
-        other => other.is_scalar(),
+        _ => true,
     })
 }
 

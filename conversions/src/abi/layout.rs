@@ -246,7 +246,7 @@ impl DataLayout {
                     };
                     set_spec(list, spec(bits, abi, pref));
                 }
-                'p' if !head.starts_with("pf") => {
+                'p' => {
                     let space: u32 = if head.len() > 1 {
                         head[1..].parse().map_err(|_| invalid(&format!("'{item}' has a bad address space")))?
                     } else {
@@ -274,7 +274,7 @@ impl DataLayout {
                         layout.aggregate_pref = bytes(pref)?;
                     }
                 }
-                'e' | 'E' | 'n' | 'S' | 'm' | 'A' | 'P' | 'G' | 'F' | 'p' => {}
+                'e' | 'E' | 'n' | 'S' | 'm' | 'A' | 'P' | 'G' | 'F' => {}
                 _ if head == "ni" => {}
                 _ => return Err(invalid(&format!("unknown entry '{item}'"))),
             }
@@ -318,16 +318,36 @@ impl DataLayout {
     /// `getTypeAllocSize`: the distance between two elements of an array of
     /// the type (store size rounded up to the ABI alignment).
     pub fn alloc_size(&self, ty: &AbiType) -> u64 {
-        match ty {
-            AbiType::Array(elem, count) => self.alloc_size(elem).saturating_mul(*count),
-            AbiType::Struct(body) => self.struct_layout(body).size,
-            _ => align_to(self.store_size(ty), self.abi_align(ty)),
-        }
+        self.size_and_align(ty).0
     }
 
     /// ABI alignment in bytes.
     pub fn abi_align(&self, ty: &AbiType) -> u64 {
-        self.alignment(ty, true)
+        match ty {
+            AbiType::Array(..) | AbiType::Struct(_) => self.size_and_align(ty).1,
+            _ => self.alignment(ty, true),
+        }
+    }
+
+    /// Alloc size and ABI alignment together, visiting each nested struct
+    /// once (asking for them separately would be exponential in the
+    /// nesting depth).
+    fn size_and_align(&self, ty: &AbiType) -> (u64, u64) {
+        match ty {
+            AbiType::Array(elem, count) => {
+                let (size, align) = self.size_and_align(elem);
+                (size.saturating_mul(*count), align)
+            }
+            AbiType::Struct(body) => {
+                let layout = self.struct_layout(body);
+                let align = if body.packed { 1 } else { self.aggregate_abi.max(layout.align) };
+                (align_to(layout.size, align), align)
+            }
+            _ => {
+                let align = self.alignment(ty, true);
+                (align_to(self.store_size(ty), align), align)
+            }
+        }
     }
 
     /// Preferred alignment in bytes (what a global without `align` gets).
@@ -365,13 +385,14 @@ impl DataLayout {
                 }
             }
             AbiType::Array(elem, _) => self.alignment(elem, abi),
-            AbiType::Struct(body) => {
-                if body.packed && abi {
-                    return 1;
+            AbiType::Struct(body) if abi => {
+                if body.packed {
+                    1
+                } else {
+                    self.aggregate_abi.max(self.struct_layout(body).align)
                 }
-                let base = if abi { self.aggregate_abi } else { self.aggregate_pref };
-                base.max(self.struct_layout(body).align)
             }
+            AbiType::Struct(body) => self.aggregate_pref.max(self.struct_layout(body).align),
         }
     }
 
@@ -381,11 +402,12 @@ impl DataLayout {
         let mut size = 0u64;
         let mut align = 1u64;
         for field in &body.fields {
-            let field_align = if body.packed { 1 } else { self.abi_align(field) };
+            let (field_size, field_abi) = self.size_and_align(field);
+            let field_align = if body.packed { 1 } else { field_abi };
             size = align_to(size, field_align);
             align = align.max(field_align);
             offsets.push(size);
-            size = size.saturating_add(self.alloc_size(field));
+            size = size.saturating_add(field_size);
         }
         StructLayout { offsets, size: align_to(size, align), align }
     }
@@ -407,7 +429,8 @@ impl DataLayout {
                         .ok()
                         .filter(|&i| i < body.fields.len())
                         .ok_or_else(|| AbiError::FieldIndex { index, ty: current.to_string() })?;
-                    offset = offset.saturating_add(self.struct_layout(body).offsets[field] as i64);
+                    let field_offset = i64::try_from(self.struct_layout(body).offsets[field]).unwrap_or(i64::MAX);
+                    offset = offset.saturating_add(field_offset);
                     current = &body.fields[field];
                 }
                 AbiType::Array(elem, _) | AbiType::Vector(elem, _) => {

@@ -166,7 +166,7 @@ fn vector_registers(
         }
     }
     if !lanes.is_power_of_two() {
-        return Ok((PartType::scalar(scalar), lanes * per_elem));
+        return Ok((PartType::scalar(scalar), lanes.saturating_mul(per_elem)));
     }
     let mut sub = lanes;
     while sub > 1 && !(exact && legal_vector(scalar, sub, target)) {
@@ -175,7 +175,7 @@ fn vector_registers(
     if sub > 1 {
         Ok((PartType { scalar, lanes: sub }, lanes / sub))
     } else {
-        Ok((PartType::scalar(scalar), lanes * per_elem))
+        Ok((PartType::scalar(scalar), lanes.saturating_mul(per_elem)))
     }
 }
 
@@ -193,11 +193,14 @@ pub fn value_parts(layout: &DataLayout, ty: &AbiType, target: &Target) -> Result
             AbiType::Struct(body) => {
                 let struct_layout = layout.struct_layout(body);
                 for (field, field_offset) in body.fields.iter().zip(&struct_layout.offsets) {
-                    walk(layout, field, offset + field_offset, target, out)?;
+                    walk(layout, field, offset.saturating_add(*field_offset), target, out)?;
                 }
                 return Ok(());
             }
             AbiType::Array(elem, count) => {
+                if super::classify::leaf_count(elem) == 0 {
+                    return Ok(());
+                }
                 let stride = layout.alloc_size(elem);
                 for i in 0..*count {
                     walk(layout, elem, offset.saturating_add(i.saturating_mul(stride)), target, out)?;
@@ -223,7 +226,7 @@ pub fn value_parts(layout: &DataLayout, ty: &AbiType, target: &Target) -> Result
             part.scalar = Scalar::I8;
         }
         for i in 0..count {
-            out.push(Part { offset: offset + i * part.bytes(), ty: part });
+            out.push(Part { offset: offset.saturating_add(i.saturating_mul(part.bytes())), ty: part });
         }
         Ok(())
     }
@@ -248,7 +251,8 @@ fn merge_count(parts: &[Part], index: usize, align: u64) -> usize {
             continue;
         }
         let run = &parts[index..index + count];
-        if run.windows(2).all(|pair| pair[1].ty == first.ty && pair[1].offset - pair[0].offset == elem) {
+        if run.windows(2).all(|pair| pair[1].ty == first.ty && pair[0].offset.checked_add(elem) == Some(pair[1].offset))
+        {
             return count;
         }
     }

@@ -5,8 +5,8 @@
 //! and `printReturnValStr`:
 //! - names are `<symbol>_param_<N>`, the result is `func_retval0`; local
 //!   symbols have characters PTX does not allow replaced by `_$_`;
-//! - aggregates, vectors, `byval`, `half`/`bfloat` and integers of 128 bits
-//!   and more are `.param .align A .b8 NAME[alloc size]`;
+//! - aggregates, vectors, `byval`, `half`/`bfloat`, `fp128` and integers of
+//!   128 bits and more are `.param .align A .b8 NAME[alloc size]`;
 //! - kernel pointers are `.param .u64 .ptr [.global|.shared|.const|.local]
 //!   .align N` with N from the `align` attribute (1 without); other kernel
 //!   scalars are `.param .u<bits>` (`.u8` for `i1`), `.f32`, `.f64`;
@@ -68,8 +68,6 @@ pub struct FunctionSignature {
     pub variadic: bool,
     /// The result type (`None` for `void`).
     pub result: Option<AbiType>,
-    /// `alignstack` on the result.
-    pub result_stack_align: Option<u64>,
     /// The parameters.
     pub params: Vec<ParamSignature>,
 }
@@ -81,10 +79,11 @@ impl FunctionSignature {
         if self.linkage != Linkage::Local {
             return self.name.clone();
         }
+        // Byte by byte, as LLVM: a non-ASCII character becomes several `_$_`.
         let mut out = String::with_capacity(self.name.len());
-        for c in self.name.chars() {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '$' {
-                out.push(c);
+        for byte in self.name.bytes() {
+            if byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$' {
+                out.push(char::from(byte));
             } else {
                 out.push_str("_$_");
             }
@@ -128,10 +127,11 @@ impl FunctionSignature {
         }
     }
 
-    /// The alignment of `func_retval0` when it is an array.
+    /// The alignment of `func_retval0` when it is an array (MLIR has no
+    /// `alignstack` on results, so the optimized alignment).
     pub fn result_align(&self, layout: &DataLayout) -> Option<u64> {
         let result = self.result.as_ref()?;
-        Some(self.result_stack_align.unwrap_or_else(|| self.optimized_align(layout, result)))
+        Some(self.optimized_align(layout, result))
     }
 
     /// Total `.param` bytes of the parameters (each placed at its
@@ -249,8 +249,15 @@ impl FunctionSignature {
         })
     }
 
+    /// `.noreturn` is printed for `noreturn` device functions returning
+    /// `void`, on PTX 6.4 and later (`shouldEmitPTXNoReturn`).
+    fn prints_no_return(&self, no_return_directive: bool) -> bool {
+        self.no_return && !self.kernel && self.result.is_none() && no_return_directive
+    }
+
     /// The header of the function's definition, line by line, exactly as
-    /// `llc -mtriple=nvptx64-nvidia-cuda` prints it (comments aside).
+    /// `llc -mtriple=nvptx64-nvidia-cuda` prints it (comments aside; kernel
+    /// directives such as `.maxntid` that follow it are not modelled).
     /// `no_return_directive` is whether the target prints `.noreturn`
     /// (PTX 6.4 and later).
     pub fn definition(&self, layout: &DataLayout, no_return_directive: bool) -> Result<Vec<String>, AbiError> {
@@ -267,7 +274,7 @@ impl FunctionSignature {
             }
             lines.push(")".to_string());
         }
-        if self.no_return && !self.kernel && no_return_directive {
+        if self.prints_no_return(no_return_directive) {
             lines.push(".noreturn".to_string());
         }
         Ok(lines)
@@ -288,7 +295,7 @@ impl FunctionSignature {
             }
             lines.push(")".to_string());
         }
-        if self.no_return && !self.kernel && no_return_directive {
+        if self.prints_no_return(no_return_directive) {
             lines.push(".noreturn;".to_string());
         } else {
             lines.push(";".to_string());

@@ -12,9 +12,10 @@ use super::{mlir::abi_type, AbiError, FunctionSignature, Linkage, ParamSignature
 use crate::kernel::{is_kernel, parameter_attribute, LLVM_BYVAL};
 
 /// Functions whose address is taken in `module`: named by an
-/// `llvm.mlir.addressof` anywhere (a global's initializer included), unless
-/// every use of that address is the callee of an indirect `llvm.call`,
-/// which LLVM IR sees as a direct call.
+/// `llvm.mlir.addressof` anywhere (a global's initializer included) whose
+/// result is used other than as the callee of an indirect `llvm.call`
+/// (which LLVM IR sees as a direct call). An unused `addressof` leaves no
+/// use in LLVM IR. (`llvm.used` entries, which LLVM ignores here, count.)
 pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
     let mut taken = HashSet::new();
     module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
@@ -28,16 +29,14 @@ pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
     taken
 }
 
-/// Whether every use of `addressof`'s result is operand 0 of a callee-less
-/// `llvm.call`.
+/// Whether every use (possibly none) of `addressof`'s result is operand 0
+/// of a callee-less `llvm.call`.
 fn only_called(addressof: OperationRef) -> bool {
     let Ok(result) = addressof.result(0) else { return false };
-    let mut uses = 0;
     // SAFETY: walking the use list of a live value.
     unsafe {
         let mut current = mlir_sys::mlirValueGetFirstUse(result.to_raw());
         while !current.ptr.is_null() {
-            uses += 1;
             let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(current));
             let is_call = owner.name().as_string_ref().as_str() == Ok("llvm.call");
             if !is_call || owner.has_attribute("callee") || mlir_sys::mlirOpOperandGetOperandNumber(current) != 0 {
@@ -46,7 +45,7 @@ fn only_called(addressof: OperationRef) -> bool {
             current = mlir_sys::mlirOpOperandGetNextUse(current);
         }
     }
-    uses > 0
+    true
 }
 
 fn symbol_name(attribute: melior::ir::Attribute) -> Option<String> {
@@ -77,8 +76,20 @@ pub fn function_name(func: OperationRef) -> String {
         .unwrap_or_default()
 }
 
-fn integer_attribute(attribute: Option<melior::ir::Attribute>) -> Option<u64> {
-    attribute.and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value() as u64)
+/// An alignment attribute: `Ok(None)` when absent, an error unless it is a
+/// positive power of two.
+fn alignment_attribute(
+    attribute: Option<melior::ir::Attribute>,
+    name: &str,
+    index: usize,
+) -> Result<Option<u64>, AbiError> {
+    let Some(value) = attribute.and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value()) else {
+        return Ok(None);
+    };
+    match u64::try_from(value) {
+        Ok(align) if align.is_power_of_two() => Ok(Some(align)),
+        _ => Err(AbiError::BadAlignment { index, name: name.to_string(), value }),
+    }
 }
 
 fn has_passthrough(func: OperationRef, name: &str) -> bool {
@@ -95,16 +106,19 @@ fn has_passthrough(func: OperationRef, name: &str) -> bool {
 pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<FunctionSignature, AbiError> {
     let name = function_name(func);
     let r#type = function_type(func)
-        .ok_or_else(|| AbiError::Unsupported { ty: name.clone(), reason: "no function type".into() })?;
+        .filter(|t| t.to_string().starts_with("!llvm.func<"))
+        .ok_or_else(|| AbiError::Unsupported { ty: name.clone(), reason: "no LLVM function type".into() })?;
+    let printed = r#type.to_string();
     let raw = r#type.to_raw();
-    // SAFETY: reading inputs and the result of a live `!llvm.func` type.
+    // SAFETY: reading inputs and the result of a live type checked above to
+    // be an `!llvm.func`.
     let (inputs, result) = unsafe {
         let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
         let inputs: Vec<Type> =
             (0..count).map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i))).collect();
         (inputs, Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw)))
     };
-    let variadic = r#type.to_string().contains("...");
+    let variadic = printed.ends_with(", ...)>") || printed.ends_with("(...)>");
     let result = if result.to_string() == "!llvm.void" { None } else { Some(abi_type(result)?) };
     let mut params = Vec::with_capacity(inputs.len());
     for (index, input) in inputs.into_iter().enumerate() {
@@ -115,8 +129,12 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
         params.push(ParamSignature {
             ty: abi_type(input)?,
             byval,
-            align: integer_attribute(parameter_attribute(func, index, "llvm.align")),
-            stack_align: integer_attribute(parameter_attribute(func, index, "llvm.alignstack")),
+            align: alignment_attribute(parameter_attribute(func, index, "llvm.align"), "llvm.align", index)?,
+            stack_align: alignment_attribute(
+                parameter_attribute(func, index, "llvm.alignstack"),
+                "llvm.alignstack",
+                index,
+            )?,
         });
     }
     let linkage_text = func.attribute("linkage").map(|a| a.to_string()).unwrap_or_default();
@@ -135,14 +153,13 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
         no_return: has_passthrough(func, "noreturn"),
         variadic,
         result,
-        result_stack_align: None,
         params,
     })
 }
 
-/// The target of `func`: its `target_cpu` and `target_features` where it
-/// has them, else `default_chip` and `default_ptx` (as `llc` falls back to
-/// `-mcpu` and `-mattr`).
+/// The target of `func`: its `target_cpu` where it has one, else
+/// `default_chip`; the highest of its `+ptxNN` feature and `default_ptx`
+/// (see [`Target::resolve`]).
 pub fn function_target(func: OperationRef, default_chip: &str, default_ptx: Option<u32>) -> Result<Target, AbiError> {
     let chip = func.attribute("target_cpu").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value());
     let features: Option<Vec<String>> = func.attribute("target_features").ok().map(|a| {

@@ -2,11 +2,14 @@
 //! and what follows from them (param-space limit, `cvta.param`, packed
 //! `f32x2` registers).
 //!
-//! `llc` takes the chip from the function's `target-cpu` attribute or else
-//! `-mcpu`, and the features from `target-features` or else `-mattr`; the
-//! PTX version is the `+ptxNN` feature, or the chip's minimum when none is
-//! given. [`Target::resolve`] does the same with MLIR's `target_cpu` /
-//! `target_features` and a default (the pass option).
+//! `llc` takes the target from its command line (`-mcpu`, `-mattr`): the
+//! PTX version is the highest `+ptxNN` feature, or the chip's minimum when
+//! none is given, and a version below the chip's minimum is an error. Front
+//! ends record the target they compile for in each function (`target_cpu`,
+//! `target_features`, what clang writes); [`Target::resolve`] takes the
+//! chip from there, else from the default (the pass option, which should be
+//! what is given to `llc -mcpu`), and the highest PTX version of the two
+//! (`llc` appends `-mattr` to a function's features).
 
 use std::fmt;
 
@@ -48,8 +51,17 @@ fn parse_chip(chip: &str) -> Option<(u32, &str)> {
 /// `+ptxNN` feature is given).
 pub fn minimum_ptx(chip: &str) -> Option<u32> {
     let (sm, suffix) = parse_chip(chip)?;
+    let variants_exist = match suffix {
+        "a" => matches!(sm, 90 | 100 | 101 | 103 | 110 | 120 | 121),
+        "f" => matches!(sm, 100 | 101 | 103 | 110 | 120 | 121),
+        _ => true,
+    };
+    if !variants_exist {
+        return None;
+    }
     let base = match sm {
-        20 | 21 | 30 | 32 | 35 => 32,
+        20 | 21 | 30 | 35 => 32,
+        32 => 40,
         37 => 41,
         50 => 40,
         52 => 41,
@@ -99,9 +111,10 @@ impl Target {
         Ok(Target { chip: chip.to_string(), sm, ptx })
     }
 
-    /// The target of one function: its own `target_cpu` and
-    /// `target_features` where present, else the defaults (the pass's
-    /// options, like `llc -mcpu`/`-mattr`).
+    /// The target of one function: its own `target_cpu` where present,
+    /// else `default_chip`; the PTX version is the highest of the
+    /// function's `+ptxNN` features and `default_ptx`, else the chip's
+    /// minimum.
     pub fn resolve(
         function_chip: Option<&str>,
         function_features: Option<&[String]>,
@@ -109,11 +122,8 @@ impl Target {
         default_ptx: Option<u32>,
     ) -> Result<Self, AbiError> {
         let chip = function_chip.unwrap_or(default_chip);
-        let ptx = match function_features {
-            Some(features) => ptx_feature(features.iter().map(String::as_str)),
-            None => default_ptx,
-        };
-        Target::new(chip, ptx)
+        let from_function = function_features.and_then(|features| ptx_feature(features.iter().map(String::as_str)));
+        Target::new(chip, from_function.max(default_ptx))
     }
 
     /// Bytes of `.param` space a kernel may declare.

@@ -253,3 +253,46 @@ fn target_errors() {
     let fallback = Target::resolve(None, None, "sm_80", Some(81)).expect("resolves");
     assert_eq!((fallback.sm, fallback.ptx), (80, 81));
 }
+
+#[test]
+fn target_resolution_takes_the_highest_ptx_and_real_chips_only() {
+    let features = ["+ptx80".to_string()];
+    let resolved = Target::resolve(Some("sm_90"), Some(&features), "sm_52", Some(81)).expect("resolves");
+    assert_eq!((resolved.chip.as_str(), resolved.ptx), ("sm_90", 81));
+    assert_eq!(Target::new("sm_32", None).expect("sm_32").ptx, 40);
+    for chip in ["sm_80a", "sm_90f", "sm_86f", "sm_"] {
+        assert!(matches!(Target::new(chip, None), Err(AbiError::UnknownChip(_))), "{chip}");
+    }
+}
+
+/// Inputs that once meant exponential time, endless loops or arithmetic
+/// panics: deep nesting, huge arrays of empty structs, `i1` vectors whose
+/// parts run past their size, absurd sizes.
+#[test]
+fn hostile_types_are_answered_quickly() {
+    let context = llvm_context();
+    let layout = DataLayout::default();
+    let target = Target::default();
+    let mut deep = "i8".to_string();
+    for _ in 0..64 {
+        deep = format!("!llvm.struct<({deep}, i16)>");
+    }
+    let deep = parse(&context, &deep);
+    assert_eq!(layout.abi_align(&deep), 2);
+    assert_eq!(classify_argument(&layout, &deep, &Thresholds::default()).class, ArgClass::Byval);
+
+    let empty = parse(&context, "!llvm.array<4611686018427387904 x struct<()>>");
+    assert_eq!(layout.alloc_size(&empty), 0);
+    assert!(classify::leaves(&layout, &empty).is_empty());
+    assert!(value_parts(&layout, &empty, &target).expect("parts").is_empty());
+
+    let bits = parse(&context, "!llvm.struct<(vector<3xi1>, i1)>");
+    let parts = value_parts(&layout, &bits, &target).expect("parts");
+    // Offsets 0, 1, 2, then 1 again: no merge may assume they increase.
+    assert_eq!(parts.iter().map(|p| p.offset).collect::<Vec<_>>(), vec![0, 1, 2, 1]);
+    assert!(!schedule(&parts, 16, &target).is_empty());
+
+    let absurd = parse(&context, "!llvm.array<4611686018427387904 x array<4611686018427387904 x i64>>");
+    assert_eq!(layout.alloc_size(&absurd), u64::MAX);
+    assert_eq!(layout.gep_offset(&absurd, &[1, 1]), Ok(i64::MAX));
+}

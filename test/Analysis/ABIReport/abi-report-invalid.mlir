@@ -46,6 +46,13 @@ llvm.func @long_double(%x: f80) {
 
 // -----
 
+// expected-error @below {{@misaligned: parameter 0: llvm.align = 3 is not a positive power of two}}
+llvm.func @misaligned(%p: !llvm.ptr {llvm.align = 3 : i64}) {
+  llvm.return
+}
+
+// -----
+
 // expected-error @below {{@gpu: unknown chip 'gfx90a'}}
 llvm.func @gpu() attributes {target_cpu = "gfx90a"} {
   llvm.return
@@ -53,7 +60,9 @@ llvm.func @gpu() attributes {target_cpu = "gfx90a"} {
 
 // -----
 
-// expected-error @below {{@too_old: PTX 7.0 does not support 'sm_90': it needs PTX 7.8 or later}}
-llvm.func @too_old() attributes {target_cpu = "sm_90", target_features = #llvm.target_features<["+ptx70"]>} {
+// The PTX version is the highest of the function's and the option's (8.0
+// here), as llc appends -mattr to a function's features.
+// expected-error @below {{@too_old: PTX 8.0 does not support 'sm_100': it needs PTX 8.6 or later}}
+llvm.func @too_old() attributes {target_cpu = "sm_100", target_features = #llvm.target_features<["+ptx70"]>} {
   llvm.return
 }
