@@ -261,19 +261,10 @@ impl FunctionSignature {
     /// `no_return_directive` is whether the target prints `.noreturn`
     /// (PTX 6.4 and later).
     pub fn definition(&self, layout: &DataLayout, no_return_directive: bool) -> Result<Vec<String>, AbiError> {
+        // `name(` then the list, or `name()` on one line.
+        let mut lines = self.parameter_list(layout)?;
         let head = self.head(layout)?;
-        let declarations = self.declarations(layout)?;
-        let mut lines = Vec::with_capacity(declarations.len() + 3);
-        if declarations.is_empty() {
-            lines.push(format!("{head}()"));
-        } else {
-            lines.push(format!("{head}("));
-            let last = declarations.len() - 1;
-            for (i, declaration) in declarations.into_iter().enumerate() {
-                lines.push(format!("\t{declaration}{}", if i == last { "" } else { "," }));
-            }
-            lines.push(")".to_string());
-        }
+        lines[0] = format!("{head}{}", lines[0]);
         if self.prints_no_return(no_return_directive) {
             lines.push(".noreturn".to_string());
         }
@@ -283,23 +274,25 @@ impl FunctionSignature {
     /// The forward declaration `llc` prints for a called declaration (or a
     /// function used before its definition), ending in `;`.
     pub fn declaration_lines(&self, layout: &DataLayout, no_return_directive: bool) -> Result<Vec<String>, AbiError> {
+        // `name`, then the list on lines of its own.
         let mut lines = vec![self.head(layout)?];
+        lines.extend(self.parameter_list(layout)?);
+        lines.push(if self.prints_no_return(no_return_directive) { ".noreturn;" } else { ";" }.to_string());
+        Ok(lines)
+    }
+
+    /// `()`, or `(`, one tab-indented declaration per line, `)`.
+    fn parameter_list(&self, layout: &DataLayout) -> Result<Vec<String>, AbiError> {
         let declarations = self.declarations(layout)?;
         if declarations.is_empty() {
-            lines.push("()".to_string());
-        } else {
-            lines.push("(".to_string());
-            let last = declarations.len() - 1;
-            for (i, declaration) in declarations.into_iter().enumerate() {
-                lines.push(format!("\t{declaration}{}", if i == last { "" } else { "," }));
-            }
-            lines.push(")".to_string());
+            return Ok(vec!["()".to_string()]);
         }
-        if self.prints_no_return(no_return_directive) {
-            lines.push(".noreturn;".to_string());
-        } else {
-            lines.push(";".to_string());
+        let last = declarations.len() - 1;
+        let mut lines = vec!["(".to_string()];
+        for (i, declaration) in declarations.into_iter().enumerate() {
+            lines.push(format!("\t{declaration}{}", if i == last { "" } else { "," }));
         }
+        lines.push(")".to_string());
         Ok(lines)
     }
 }
