@@ -46,9 +46,8 @@ use crate::{
     abi::{
         classify_argument, classify_result,
         prototype::pass_as_array,
-        schedule,
         signature::{address_taken_functions, function_signature, function_target},
-        value_parts, AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
+        AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
     },
     options::{format_options, parse_u64, OptionError, OptionInfo, PassOptions},
 };
@@ -217,16 +216,11 @@ fn accesses_text(accesses: &[crate::abi::Access]) -> String {
     text.join(", ")
 }
 
-/// The accesses of a value passed in `.param` space, or `-` for values too
-/// large to list part by part.
-fn parts_text(layout: &DataLayout, ty: &AbiType, align: u64, target: &Target) -> Result<String, AbiError> {
+/// Whether a value is small enough to list its accesses part by part.
+fn listable(layout: &DataLayout, ty: &AbiType) -> bool {
     const MAX_LISTED_BYTES: u64 = 64 * 1024;
-    if crate::abi::classify::leaf_count(ty) > crate::abi::classify::MAX_LISTED_LEAVES
-        || layout.alloc_size(ty) > MAX_LISTED_BYTES
-    {
-        return Ok("-".into());
-    }
-    Ok(accesses_text(&schedule(&value_parts(layout, ty, target)?, align, target)))
+    crate::abi::classify::leaf_count(ty) <= crate::abi::classify::MAX_LISTED_LEAVES
+        && layout.alloc_size(ty) <= MAX_LISTED_BYTES
 }
 
 /// Writes rows as `//`-prefixed columns padded to the widest cell.
@@ -290,15 +284,10 @@ pub fn function_report(
                 } else {
                     classification.class.to_string()
                 };
-                let accesses = if signature.kernel {
+                let accesses = if signature.kernel || !listable(layout, &param.ty) {
                     "-".to_string()
                 } else {
-                    let align = if pass_as_array(&param.ty) {
-                        signature.param_align(layout, index)
-                    } else {
-                        layout.abi_align(&param.ty)
-                    };
-                    parts_text(layout, &param.ty, align, target)?
+                    accesses_text(&signature.argument_accesses(layout, index, target)?)
                 };
                 (&param.ty, class, accesses)
             }
@@ -318,9 +307,10 @@ pub fn function_report(
     }
     if let Some(result) = &signature.result {
         let classification = classify_result(layout, result, thresholds);
-        let stores = match result {
-            AbiType::Int(bits) if *bits < 32 => ".b32 +0".to_string(),
-            _ => parts_text(layout, result, signature.optimized_align(layout, result), target)?,
+        let stores = if listable(layout, result) {
+            accesses_text(&signature.result_accesses(layout, target)?)
+        } else {
+            "-".to_string()
         };
         let align =
             if pass_as_array(result) { signature.result_align(layout).unwrap_or(1) } else { layout.abi_align(result) };
@@ -357,6 +347,8 @@ pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut
     module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         if op.name().as_string_ref().as_str() == Ok("llvm.func") {
             functions.push(op.to_raw());
+            // Nothing inside a function body is a function.
+            return melior::ir::operation::WalkResult::Skip;
         }
         melior::ir::operation::WalkResult::Advance
     });

@@ -13,11 +13,10 @@ use std::{collections::HashMap, fmt::Write as _, path::PathBuf, process::Command
 use melior::ir::{operation::OperationLike, BlockLike, Module};
 
 use super::{
-    parts::{schedule, value_parts, Access},
-    prototype::pass_as_array,
+    parts::Access,
     signature::{address_taken_functions, function_signature},
     tests::llvm_context,
-    AbiType, DataLayout, FunctionSignature, Target,
+    AbiType, DataLayout, Target,
 };
 
 /// Types the oracle covers (MLIR syntax).
@@ -239,27 +238,6 @@ fn accesses(body: &[String], opcode: &str, symbol: &str) -> Vec<Access> {
     found
 }
 
-/// What the model predicts for the formal-argument loads and the result
-/// stores of `@d<i>(%a: T) -> T`.
-fn predicted_accesses(
-    signature: &FunctionSignature,
-    layout: &DataLayout,
-    target: &Target,
-) -> (Vec<Access>, Vec<Access>) {
-    let ty = &signature.params[0].ty;
-    let parts = value_parts(layout, ty, target).expect("parts");
-    let arg_align = if pass_as_array(ty) { signature.param_align(layout, 0) } else { layout.abi_align(ty) };
-    let mut loads = schedule(&parts, arg_align, target);
-    // Integers under 32 bits are returned as one 32-bit store.
-    let mut stores = match ty {
-        AbiType::Int(bits) if *bits < 32 => vec![Access { offset: 0, vector: 1, bits: 32 }],
-        _ => schedule(&parts, signature.optimized_align(layout, ty), target),
-    };
-    loads.sort();
-    stores.sort();
-    (loads, stores)
-}
-
 #[test]
 fn prototypes_and_parts_match_llc_sm90() {
     compare_with_llc("sm_90", 80);
@@ -333,7 +311,10 @@ fn compare_with_llc(chip: &str, ptx: u32) {
         let local_exception =
             name.starts_with('l') && index.is_some_and(|i| LOCAL_PARTS_NOT_MODELLED.contains(&TYPES[i]));
         if index.is_some() && (name.starts_with('d') || name.starts_with('l')) && !local_exception {
-            let (loads, stores) = predicted_accesses(&signature, &layout, &target);
+            let mut loads = signature.argument_accesses(&layout, 0, &target).expect("parts");
+            let mut stores = signature.result_accesses(&layout, &target).expect("parts");
+            loads.sort();
+            stores.sort();
             let actual_loads = accesses(lines, "ld.param", &signature.param_name(0));
             let actual_stores = accesses(lines, "st.param", "func_retval0");
             if loads != actual_loads || stores != actual_stores {

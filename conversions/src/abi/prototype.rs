@@ -15,7 +15,7 @@
 //!   whose address is not taken, overridden by `alignstack`, and for `byval`
 //!   at least the `align` attribute.
 
-use super::{layout::FloatKind, AbiError, AbiType, DataLayout};
+use super::{layout::FloatKind, schedule, value_parts, AbiError, AbiType, Access, DataLayout, Target};
 
 /// The linkage facts that change a prototype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +125,33 @@ impl FunctionSignature {
             },
             None => param.stack_align.unwrap_or_else(|| self.optimized_align(layout, &param.ty)),
         }
+    }
+
+    /// The `ld.param` accesses with which the function reads parameter
+    /// `index` (a device function's non-byval parameter): its value parts,
+    /// merged under the parameter's alignment (`getFunctionArgumentAlignment`).
+    pub fn argument_accesses(
+        &self,
+        layout: &DataLayout,
+        index: usize,
+        target: &Target,
+    ) -> Result<Vec<Access>, AbiError> {
+        let ty = &self.params[index].ty;
+        let align = if pass_as_array(ty) { self.param_align(layout, index) } else { layout.abi_align(ty) };
+        Ok(schedule(&value_parts(layout, ty, target)?, align, target))
+    }
+
+    /// The `st.param` accesses with which the function writes its result:
+    /// integers under 32 bits as one `.b32`, anything else by parts merged
+    /// under the optimized alignment (`LowerReturn` ignores `alignstack`).
+    pub fn result_accesses(&self, layout: &DataLayout, target: &Target) -> Result<Vec<Access>, AbiError> {
+        let Some(result) = &self.result else { return Ok(Vec::new()) };
+        if let AbiType::Int(bits) = result {
+            if *bits < 32 {
+                return Ok(vec![Access { offset: 0, vector: 1, bits: 32 }]);
+            }
+        }
+        Ok(schedule(&value_parts(layout, result, target)?, self.optimized_align(layout, result), target))
     }
 
     /// The alignment of `func_retval0` when it is an array (MLIR has no

@@ -105,10 +105,13 @@ fn has_passthrough(func: OperationRef, name: &str) -> bool {
 /// [`address_taken_functions`].
 pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<FunctionSignature, AbiError> {
     let name = function_name(func);
-    let r#type = function_type(func)
-        .filter(|t| t.to_string().starts_with("!llvm.func<"))
-        .ok_or_else(|| AbiError::Unsupported { ty: name.clone(), reason: "no LLVM function type".into() })?;
-    let printed = r#type.to_string();
+    // The C API has neither a type check nor a variadic query for
+    // `!llvm.func`: both come from the printed type, printed once.
+    let r#type = function_type(func);
+    let printed = r#type.map(|t| t.to_string()).unwrap_or_default();
+    let Some(r#type) = r#type.filter(|_| printed.starts_with("!llvm.func<")) else {
+        return Err(AbiError::Unsupported { ty: name, reason: "no LLVM function type".into() });
+    };
     let raw = r#type.to_raw();
     // SAFETY: reading inputs and the result of a live type checked above to
     // be an `!llvm.func`.
@@ -119,7 +122,9 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
         (inputs, Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw)))
     };
     let variadic = printed.ends_with(", ...)>") || printed.ends_with("(...)>");
-    let result = if result.to_string() == "!llvm.void" { None } else { Some(abi_type(result)?) };
+    // SAFETY: `!llvm.void` is uniqued in the function's live context.
+    let void = unsafe { Type::from_raw(mlir_sys::mlirLLVMVoidTypeGet(mlir_sys::mlirTypeGetContext(raw))) };
+    let result = if result == void { None } else { Some(abi_type(result)?) };
     let mut params = Vec::with_capacity(inputs.len());
     for (index, input) in inputs.into_iter().enumerate() {
         let byval = parameter_attribute(func, index, LLVM_BYVAL)
