@@ -1,12 +1,13 @@
 //! `ptxcc-pipeline`: the passes of ptxcc in order, with one set of options.
 //!
-//! Today the pipeline is `convert-ptxcc-to-llvm`; `lower-struct-args`,
-//! `lower-alloca` and `memory-space-opt` join it, in that order and before
-//! the conversion, as they land. Options shared by several passes (such as
-//! `opt-byval`) live here once and are handed to every pass that reads them.
+//! Today the pipeline is `lower-struct-args` then `convert-ptxcc-to-llvm`;
+//! `lower-alloca` and `memory-space-opt` join it between the two as they
+//! land. Options shared by several passes (such as `opt-byval`) live here
+//! once and are handed to every pass that reads them.
 
 use melior::pass::{OperationPassManager, PassManager};
 use ptxcc_conversions::{
+    lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
     ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };
@@ -14,22 +15,33 @@ use ptxcc_conversions::{
 use crate::registry::on_functions;
 
 /// Options of `ptxcc-pipeline`: the union of its passes' options, each once.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PipelineOptions {
-    /// Options of `convert-ptxcc-to-llvm`.
+    /// Options of `lower-struct-args` (`opt-byval`, `max-byval-size`,
+    /// `chip`, `ptx`).
+    pub lower: LowerStructArgsOptions,
+    /// Options of `convert-ptxcc-to-llvm` (`inline-copy-threshold`,
+    /// `vector-copy`).
     pub convert: ConvertPtxccToLlvmOptions,
 }
 
+const LOWER: &[OptionInfo] = LowerStructArgsOptions::OPTIONS;
+const CONVERT: &[OptionInfo] = ConvertPtxccToLlvmOptions::OPTIONS;
+
 impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
-    const OPTIONS: &'static [OptionInfo] = ConvertPtxccToLlvmOptions::OPTIONS;
+    const OPTIONS: &'static [OptionInfo] = &[LOWER[0], LOWER[1], LOWER[2], LOWER[3], CONVERT[0], CONVERT[1]];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        self.convert.set(name, value)
+        if LOWER.iter().any(|option| option.name == name) {
+            self.lower.set(name, value)
+        } else {
+            self.convert.set(name, value)
+        }
     }
 
     fn to_text(&self) -> String {
-        self.convert.to_text()
+        format!("{} {}", self.lower.to_text(), self.convert.to_text())
     }
 }
 
@@ -40,6 +52,7 @@ pub fn add_pipeline(pm: &PassManager, options: &PipelineOptions) {
 
 /// Adds the whole pipeline to `pm`, anchored on the op named `anchor`.
 pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: &PipelineOptions) {
+    pm.add_pass(create_lower_struct_args_pass(&options.lower));
     on_functions(pm, anchor, |functions| {
         functions.add_pass(create_convert_ptxcc_to_llvm_pass(&options.convert));
     });

@@ -14,6 +14,7 @@ use std::{
 use melior::pass::OperationPassManager;
 use ptxcc_conversions::{
     abi_report::{create_abi_report_pass, AbiReportOptions},
+    lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
     ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };
@@ -57,6 +58,16 @@ pub const PASSES: &[PassInfo] = &[
         options: AbiReportOptions::OPTIONS,
         add: |pm, _anchor, text| {
             pm.add_pass(create_abi_report_pass(&AbiReportOptions::parse(text)?));
+            Ok(())
+        },
+    },
+    PassInfo {
+        name: LowerStructArgsOptions::PASS,
+        summary: "Lower kernel byval parameters: param-space loads, cvta.param for read-only escapes, local copies only when written",
+        anchor: Anchor::Module,
+        options: LowerStructArgsOptions::OPTIONS,
+        add: |pm, _anchor, text| {
+            pm.add_pass(create_lower_struct_args_pass(&LowerStructArgsOptions::parse(text)?));
             Ok(())
         },
     },
@@ -190,6 +201,7 @@ mod tests {
         assert_eq!(parse_listed_defaults::<ConvertPtxccToLlvmOptions>(), ConvertPtxccToLlvmOptions::default());
         assert_eq!(parse_listed_defaults::<PipelineOptions>(), PipelineOptions::default());
         assert_eq!(parse_listed_defaults::<AbiReportOptions>(), AbiReportOptions::default());
+        assert_eq!(parse_listed_defaults::<LowerStructArgsOptions>(), LowerStructArgsOptions::default());
     }
 
     /// The options struct that the defaults listed in `OPTIONS` (what

@@ -49,7 +49,7 @@ use crate::{
         signature::{address_taken_functions, function_signature, function_target},
         AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
     },
-    options::{format_options, parse_u64, OptionError, OptionInfo, PassOptions},
+    options::{format_options, parse_chip, parse_ptx, parse_u64, OptionError, OptionInfo, PassOptions},
 };
 
 /// Options of `ptxcc-abi-report`.
@@ -104,22 +104,8 @@ impl PassOptions for AbiReportOptions {
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         match name {
-            "chip" => {
-                self.chip = value.filter(|v| !v.is_empty()).map(str::to_string).ok_or_else(|| OptionError::Invalid {
-                    pass: Self::PASS,
-                    name: name.into(),
-                    value: String::new(),
-                    expected: "a chip name such as sm_90",
-                })?
-            }
-            "ptx" => {
-                self.ptx = u32::try_from(parse_u64(Self::PASS, name, value)?).map_err(|_| OptionError::Invalid {
-                    pass: Self::PASS,
-                    name: name.into(),
-                    value: value.unwrap_or_default().into(),
-                    expected: "a PTX version times ten, such as 80",
-                })?
-            }
+            "chip" => self.chip = parse_chip(Self::PASS, name, value)?,
+            "ptx" => self.ptx = parse_ptx(Self::PASS, name, value)?,
             "flatten-threshold" => self.thresholds.flatten = parse_u64(Self::PASS, name, value)?,
             "vector-threshold" => self.thresholds.vector = parse_u64(Self::PASS, name, value)?,
             "sret-threshold" => self.thresholds.sret = parse_u64(Self::PASS, name, value)?,

@@ -6,6 +6,7 @@
 //! | module | pass | status |
 //! |---|---|---|
 //! | [`abi_report`] | `ptxcc-abi-report` | prototypes, parameter table, param-space check |
+//! | [`lower_struct_args`] | `lower-struct-args` | kernel byval: param-space reads, cast-only, local copies |
 //! | [`ptxcc_to_llvm`] | `convert-ptxcc-to-llvm` | every ptxcc op lowered |
 //!
 //! [`abi`] is the NVPTX ABI model every pass shares (data layout,
@@ -16,7 +17,9 @@
 pub mod abi;
 pub mod abi_report;
 pub mod context;
+pub mod ir;
 pub mod kernel;
+pub mod lower_struct_args;
 pub mod options;
 pub mod ptxcc_to_llvm;
 

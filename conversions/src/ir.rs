@@ -1,0 +1,170 @@
+//! IR queries that melior does not wrap: the uses of a value, operand
+//! segments, integer constants and the indices of `llvm.getelementptr`.
+
+use melior::ir::{
+    attribute::{Attribute, AttributeLike, DenseI32ArrayAttribute, IntegerAttribute},
+    block::BlockArgument,
+    operation::{OperationLike, OperationResult},
+    BlockLike, OperationRef, Value, ValueLike,
+};
+
+/// One use of a value: the op that uses it and the operand position.
+#[derive(Clone, Copy, Debug)]
+pub struct Use<'c, 'a> {
+    /// The op that has the value as an operand.
+    pub owner: OperationRef<'c, 'a>,
+    /// The operand position within `owner`.
+    pub index: usize,
+}
+
+/// Every use of `value`, in MLIR's use-list order.
+pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<Use<'c, 'a>> {
+    let mut found = Vec::new();
+    // SAFETY: walking the use list of a live value; nothing is changed.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !mlir_sys::mlirOpOperandIsNull(operand) {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand));
+            let index = mlir_sys::mlirOpOperandGetOperandNumber(operand) as usize;
+            found.push(Use { owner, index });
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    found
+}
+
+/// Whether `value` has no uses.
+pub fn has_no_uses(value: Value) -> bool {
+    // SAFETY: reading the use list of a live value.
+    unsafe { mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// The name of `op` (`llvm.load`).
+pub fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+/// The integer value of an integer attribute `name` of `op`.
+pub fn integer_attribute(op: OperationRef, name: &str) -> Option<i64> {
+    op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value())
+}
+
+/// The elements of a dense `i32` array attribute `name` of `op`
+/// (`operandSegmentSizes`, `rawConstantIndices`).
+pub fn i32_array_attribute(op: OperationRef, name: &str) -> Option<Vec<i32>> {
+    let attribute = DenseI32ArrayAttribute::try_from(op.attribute(name).ok()?).ok()?;
+    (0..attribute.len()).map(|i| attribute.element(i).ok()).collect()
+}
+
+/// The integer `value` is known to hold: the result of an integer
+/// `llvm.mlir.constant` or `arith.constant`.
+pub fn constant_int(value: Value) -> Option<i64> {
+    let result = OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    let name = op_name(owner);
+    if name != "llvm.mlir.constant" && name != "arith.constant" {
+        return None;
+    }
+    integer_attribute(owner, "value")
+}
+
+/// `rawConstantIndices` marks a dynamic GEP index with this value.
+const GEP_DYNAMIC_INDEX: i32 = i32::MIN;
+
+/// The indices of an `llvm.getelementptr`: `Some(constant)` for constant
+/// indices (written in the op or produced by a constant op), `None` for
+/// dynamic ones. `None` overall when the op is malformed.
+pub fn gep_indices(gep: OperationRef) -> Option<Vec<Option<i64>>> {
+    let raw = i32_array_attribute(gep, "rawConstantIndices")?;
+    let mut next_operand = 1;
+    raw.into_iter()
+        .map(|index| {
+            if index == GEP_DYNAMIC_INDEX {
+                let operand = gep.operand(next_operand).ok()?;
+                next_operand += 1;
+                Some(constant_int(operand))
+            } else {
+                Some(Some(i64::from(index)))
+            }
+        })
+        .collect()
+}
+
+/// The type attribute `name` of `op` as a type (`elem_type` of a GEP).
+pub fn type_attribute<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<melior::ir::Type<'c>> {
+    let attribute = op.attribute(name).ok()?;
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        mlir_sys::mlirAttributeIsAType(attribute.to_raw())
+            .then(|| melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(attribute.to_raw())))
+    }
+}
+
+/// The dictionary of `arg_attrs[index]` of `op` (a function or a call), if
+/// there is one.
+pub fn argument_attributes<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Attribute<'c>> {
+    let all = melior::ir::attribute::ArrayAttribute::try_from(op.attribute("arg_attrs").ok()?).ok()?;
+    all.element(index).ok()
+}
+
+/// Whether the dictionary attribute `dictionary` has an entry `name`.
+pub fn dictionary_has(dictionary: Attribute, name: &str) -> bool {
+    dictionary_get(dictionary, name).is_some()
+}
+
+/// The entry `name` of the dictionary attribute `dictionary`.
+pub fn dictionary_get<'c>(dictionary: Attribute<'c>, name: &str) -> Option<Attribute<'c>> {
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADictionary(dictionary.to_raw()) {
+            return None;
+        }
+        let raw =
+            mlir_sys::mlirDictionaryAttrGetElementByName(dictionary.to_raw(), melior::StringRef::new(name).to_raw());
+        (!raw.ptr.is_null()).then(|| Attribute::from_raw(raw))
+    }
+}
+
+/// The block argument that operand `index` of the branch `terminator`
+/// flows into, for `llvm.br` and `llvm.cond_br`; `None` for the condition
+/// and for other terminators.
+pub fn successor_argument<'c, 'a>(terminator: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
+    let (successor, position) = match op_name(terminator).as_str() {
+        "llvm.br" => (0, index),
+        "llvm.cond_br" => {
+            let sizes = i32_array_attribute(terminator, "operandSegmentSizes")?;
+            let condition = usize::try_from(*sizes.first()?).ok()?;
+            let on_true = usize::try_from(*sizes.get(1)?).ok()?;
+            match index.checked_sub(condition)? {
+                position if position < on_true => (0, position),
+                position => (1, position - on_true),
+            }
+        }
+        _ => return None,
+    };
+    let block = terminator.successor(successor).ok()?;
+    let argument = block.argument(position).ok()?;
+    // SAFETY: the block argument lives in the IR as long as the terminator.
+    Some(unsafe { Value::from_raw(argument.to_raw()) })
+}
+
+/// The operand position of `value` seen as argument `index` of a call:
+/// `llvm.call` lists the callee pointer first when it is indirect.
+pub fn call_argument_index(call: OperationRef, operand: usize) -> Option<usize> {
+    let sizes = i32_array_attribute(call, "operandSegmentSizes")?;
+    let arguments = usize::try_from(*sizes.first()?).ok()?;
+    if operand >= arguments {
+        return None; // an operand bundle
+    }
+    if call.has_attribute("callee") {
+        Some(operand)
+    } else {
+        operand.checked_sub(1)
+    }
+}
+
+/// If `value` is an argument of the entry block of the function `func`.
+pub fn is_entry_argument(func: OperationRef, value: Value) -> bool {
+    let Ok(argument) = BlockArgument::try_from(value) else { return false };
+    func.region(0).ok().and_then(|r| melior::ir::RegionLike::first_block(&r)) == Some(argument.owner())
+}

@@ -1,0 +1,281 @@
+//! `lower-struct-args`: kernel `byval` aggregates read from param space
+//! (seeds 002 and 001).
+//!
+//! A kernel keeps its launch ABI: the same parameters in the same order, a
+//! `byval` parameter still a `byval` pointer (llc declares an
+//! `!llvm.ptr<101>` parameter as an 8-byte pointer). The body reads the
+//! parameter through its param-space view, `%p = llvm.addrspacecast %arg :
+//! !llvm.ptr to !llvm.ptr<101>`, and each use of the parameter and of the
+//! pointers derived from it by GEPs is decided on its own
+//! ([`analysis::plan_argument`]):
+//!
+//! | use | becomes |
+//! |---|---|
+//! | load at a constant offset (GEP chains of any depth) | `ptxcc.load_param %p {offset}` |
+//! | load through a dynamic GEP, volatile load | load from the param-space GEP |
+//! | `memcpy` from it | `ptxcc.copy_param` (constant length) or a param-space memcpy |
+//! | call that only reads, select/phi, icmp | one `ptxcc.param_to_generic %p` (cast-only; the parameter becomes an `nvvm.grid_constant`) |
+//! | store through it, memset, memcpy into it, stored address, `ptrtoint`, a call that may write | a local copy: `llvm.alloca` + `ptxcc.copy_param`, every use redirected |
+//!
+//! "Only reads" comes from the call's or the callee's attributes
+//! (`readonly`/`readnone` with `nocapture`, `byval`, `memory_effects`) or
+//! from the callee's body when it is defined in the module
+//! ([`readonly::ReadOnlyAnalysis`]). The cast-only path needs `cvta.param`
+//! (sm_70 and PTX 7.7); below that the parameter is copied.
+//!
+//! Errors (each at its location; the kernel is then left unchanged): a
+//! local copy above `max-byval-size` ("huge 'byval' arguments are
+//! unsupported"), a write through an `nvvm.grid_constant` parameter, a
+//! constant-offset load past the end of the struct, a `byval` type without a
+//! layout, and a kernel whose parameters exceed the target's param space.
+//!
+//! With `opt-byval=false` the pass changes nothing (seed 002); the value it
+//! ran with is recorded on the module as `ptxcc.opt_byval`.
+
+pub mod analysis;
+pub mod readonly;
+pub mod rewrite;
+
+use melior::{
+    ir::{
+        attribute::{AttributeLike, BoolAttribute},
+        operation::OperationLike,
+        BlockLike, OperationRef, RegionLike,
+    },
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    ContextRef,
+};
+use ptxcc_dialect::verify::emit_error;
+
+pub use analysis::{plan_argument, Action, ArgumentPlan, PlanContext, Strategy};
+pub use readonly::ReadOnlyAnalysis;
+pub use rewrite::rewrite_argument;
+
+use crate::{
+    abi::{signature::function_signature, DataLayout},
+    abi_report::check_param_space,
+    context::context_of,
+    ir::op_name,
+    kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
+    options::{format_options, parse_bool, parse_u64, OptionError, OptionInfo, PassOptions},
+};
+
+/// The module attribute that records the `opt-byval` value
+/// `lower-struct-args` ran with (for `memory-space-opt` to check).
+pub const OPT_BYVAL_ATTRIBUTE: &str = "ptxcc.opt_byval";
+
+/// Options of `lower-struct-args`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LowerStructArgsOptions {
+    /// Lower `byval` parameters at all (seed 002's shared `opt-byval`).
+    pub opt_byval: bool,
+    /// Largest local copy of a `byval` parameter, in bytes (seed 001).
+    pub max_byval_size: u64,
+    /// Chip of functions without `target_cpu` (like `llc -mcpu`).
+    pub chip: String,
+    /// PTX version times ten for functions without `target_features`; 0
+    /// means the chip's minimum.
+    pub ptx: u32,
+}
+
+impl Default for LowerStructArgsOptions {
+    fn default() -> Self {
+        Self { opt_byval: true, max_byval_size: 4096, chip: "sm_90".into(), ptx: 0 }
+    }
+}
+
+impl PassOptions for LowerStructArgsOptions {
+    const PASS: &'static str = "lower-struct-args";
+    const OPTIONS: &'static [OptionInfo] = &[
+        OptionInfo {
+            name: "opt-byval",
+            default: "true",
+            description: "lower kernel byval parameters to param-space reads; false leaves them as they are",
+        },
+        OptionInfo {
+            name: "max-byval-size",
+            default: "4096",
+            description: "largest local copy of a byval parameter in bytes; a larger one is an error",
+        },
+        OptionInfo {
+            name: "chip",
+            default: "sm_90",
+            description: "target chip of functions without target_cpu (llc -mcpu)",
+        },
+        OptionInfo {
+            name: "ptx",
+            default: "0",
+            description:
+                "PTX version x10 of functions without target_features (llc -mattr=+ptxNN); 0 = the chip's minimum",
+        },
+    ];
+
+    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        match name {
+            "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
+            "max-byval-size" => self.max_byval_size = parse_u64(Self::PASS, name, value)?,
+            "chip" => self.chip = crate::options::parse_chip(Self::PASS, name, value)?,
+            "ptx" => self.ptx = crate::options::parse_ptx(Self::PASS, name, value)?,
+            _ => unreachable!("PassOptions::parse checks names against OPTIONS"),
+        }
+        Ok(())
+    }
+
+    fn to_text(&self) -> String {
+        format_options(&[
+            ("opt-byval", self.opt_byval.to_string()),
+            ("max-byval-size", self.max_byval_size.to_string()),
+            ("chip", self.chip.clone()),
+            ("ptx", self.ptx.to_string()),
+        ])
+    }
+}
+
+/// Why `lower-struct-args` failed; the details went out as diagnostics.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum LowerStructArgsError {
+    /// Some kernels could not be lowered (each left unchanged).
+    #[error("{problems} problem(s) in {kernels} kernel(s)")]
+    Kernels {
+        /// Kernels left unchanged.
+        kernels: usize,
+        /// Diagnostics emitted.
+        problems: usize,
+    },
+}
+
+/// What the pass did to each `byval` parameter: (kernel, parameter index,
+/// strategy).
+pub type LoweringSummary = Vec<(String, usize, Strategy)>;
+
+/// Runs `lower-struct-args` on `module`.
+///
+/// Every kernel is planned first; a kernel with a problem is reported and
+/// left unchanged, the others are rewritten.
+pub fn lower_struct_args(
+    module: OperationRef,
+    options: &LowerStructArgsOptions,
+) -> Result<LoweringSummary, LowerStructArgsError> {
+    let context = context_of(module);
+    // SAFETY: setting a discardable attribute on the live module op.
+    unsafe {
+        mlir_sys::mlirOperationSetDiscardableAttributeByName(
+            module.to_raw(),
+            melior::StringRef::new(OPT_BYVAL_ATTRIBUTE).to_raw(),
+            BoolAttribute::new(&context, options.opt_byval).to_raw(),
+        );
+    }
+    let layout = DataLayout::default();
+    let mut readonly = ReadOnlyAnalysis::new(module);
+    let mut summary = Vec::new();
+    let (mut failed, mut problems) = (0, 0);
+    for func in functions(module) {
+        if !is_kernel(func) {
+            continue;
+        }
+        let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { continue };
+        let mut errors = Vec::new();
+        let target = crate::abi::signature::function_target(func, &options.chip, (options.ptx != 0).then_some(options.ptx));
+        let target = match target {
+            Ok(target) => target,
+            Err(error) => {
+                emit_error(func.location(), &error.to_string());
+                failed += 1;
+                problems += 1;
+                continue;
+            }
+        };
+        match function_signature(func, false).map(|s| check_param_space(&s, &layout, &target)) {
+            Ok(Ok(None)) => {}
+            Ok(Ok(Some(too_big))) => errors.push((func.location(), too_big.to_string())),
+            Ok(Err(error)) | Err(error) => errors.push((func.location(), error.to_string())),
+        }
+        let mut plans = Vec::new();
+        if options.opt_byval {
+            let signature = function_signature(func, false).ok();
+            for index in 0..entry.argument_count() {
+                let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) else { continue };
+                // SAFETY: reading the type of a live type attribute.
+                let byval_type =
+                    unsafe { melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(byval.to_raw())) };
+                let parameter: melior::ir::Value = entry.argument(index).expect("index < argument_count").into();
+                // SAFETY: the argument lives as long as the function body.
+                let parameter = unsafe { melior::ir::Value::from_raw(melior::ir::ValueLike::to_raw(&parameter)) };
+                let alignment = signature.as_ref().map_or(1, |s| s.param_align(&layout, index));
+                let plan_context = PlanContext {
+                    layout: &layout,
+                    has_cvta_param: target.has_cvta_param(),
+                    max_copy: options.max_byval_size,
+                };
+                match plan_argument(func, index, parameter, byval_type, alignment, plan_context, &mut readonly) {
+                    Ok(plan) => plans.push(plan),
+                    Err(found) => errors.extend(found.into_iter().map(|p| (p.location, p.message))),
+                }
+            }
+        }
+        if !errors.is_empty() {
+            for (location, message) in &errors {
+                emit_error(*location, message);
+            }
+            failed += 1;
+            problems += errors.len();
+            continue;
+        }
+        let name = crate::abi::signature::function_name(func);
+        for plan in &plans {
+            rewrite_argument(func, plan);
+            summary.push((name.clone(), plan.index, plan.strategy));
+        }
+    }
+    if failed > 0 {
+        return Err(LowerStructArgsError::Kernels { kernels: failed, problems });
+    }
+    Ok(summary)
+}
+
+/// The `llvm.func` ops directly in `module`.
+fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else { return found };
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        if op_name(op) == "llvm.func" {
+            // SAFETY: the op lives as long as the module body.
+            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        next = op.next_in_block();
+    }
+    found
+}
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+#[derive(Clone)]
+struct LowerStructArgsPass(LowerStructArgsOptions);
+
+impl<'c> RunExternalPass<'c> for LowerStructArgsPass {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if lower_struct_args(operation, &self.0).is_err() {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// The `lower-struct-args` pass, anchored on `builtin.module` (it reads
+/// callees' bodies to decide the cast-only path).
+pub fn create_lower_struct_args_pass(options: &LowerStructArgsOptions) -> Pass {
+    create_external(
+        LowerStructArgsPass(options.clone()),
+        melior::ir::r#type::TypeId::create(&PASS_ID),
+        "LowerStructArgs",
+        LowerStructArgsOptions::PASS,
+        "Lower kernel byval parameters to param-space reads, cvta.param or local copies",
+        "builtin.module",
+        &[],
+    )
+}
+

@@ -1,0 +1,411 @@
+//! The plan for one `byval` parameter of a kernel: every use of the
+//! parameter and of the pointers derived from it, sorted into what the
+//! rewrite does with it, and the strategy that follows.
+//!
+//! This is seed 002's work list of use edges: each use is decided on its
+//! own, so a GEP feeding several loads gives one `load_param` per load.
+//! Nothing is changed here; [`super::rewrite`] applies the plan.
+
+use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
+
+use super::readonly::{is_atomic, Escape, ReadOnlyAnalysis};
+use crate::{
+    abi::{mlir::abi_type, AbiType, DataLayout},
+    ir::{argument_attributes, dictionary_has, gep_indices, op_name, successor_argument, type_attribute, uses, Use},
+    kernel::NVVM_GRID_CONSTANT,
+};
+
+/// How a `byval` parameter of a kernel is lowered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Every use reads param space: `ptxcc.load_param` for constant
+    /// offsets, loads from `!llvm.ptr<101>` otherwise. No copy, no cast.
+    ParamSpace,
+    /// As `ParamSpace`, and the uses that need a generic address (calls that
+    /// only read, select/phi, comparisons) get one `ptxcc.param_to_generic`;
+    /// the parameter becomes a grid constant.
+    CastOnly,
+    /// A local copy (`ptxcc.copy_param` into an alloca at the entry) that
+    /// every use then works on.
+    Copy,
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::ParamSpace => "param-space",
+            Self::CastOnly => "cast-only",
+            Self::Copy => "copy",
+        })
+    }
+}
+
+/// A pointer derived from the parameter by constant or dynamic GEPs (node 0
+/// is the parameter itself).
+#[derive(Clone, Debug)]
+pub struct Node<'c, 'a> {
+    /// The pointer value.
+    pub value: Value<'c, 'a>,
+    /// The node it is a GEP of, and that GEP (`None` for the parameter).
+    pub parent: Option<(usize, OperationRef<'c, 'a>)>,
+    /// Its constant byte offset from the parameter, `None` when an index is
+    /// not constant.
+    pub offset: Option<i64>,
+}
+
+/// What the rewrite does with one use.
+#[derive(Clone, Debug)]
+pub enum Action<'c, 'a> {
+    /// A load at a constant offset becomes `ptxcc.load_param`.
+    FieldLoad {
+        /// The `llvm.load`.
+        load: OperationRef<'c, 'a>,
+        /// Byte offset from the parameter.
+        offset: i64,
+        /// Alignment the param-space access may assume.
+        alignment: u64,
+    },
+    /// The operand reads through the pointer: it gets the param-space view.
+    ParamRead(Use<'c, 'a>, usize),
+    /// `memcpy` from the parameter: becomes `ptxcc.copy_param` when its
+    /// length is constant, a param-space memcpy otherwise.
+    CopyFrom {
+        /// The `llvm.intr.memcpy`/`memmove`.
+        op: OperationRef<'c, 'a>,
+        /// The node it copies from.
+        node: usize,
+        /// Alignment known for the source.
+        alignment: u64,
+    },
+    /// An existing `llvm.addrspacecast` to param space: replaced by the
+    /// param-space view.
+    ParamView(OperationRef<'c, 'a>, usize),
+    /// The operand needs a generic address that is only read through.
+    Generic(Use<'c, 'a>, usize),
+}
+
+/// The plan for one parameter.
+#[derive(Clone, Debug)]
+pub struct ArgumentPlan<'c, 'a> {
+    /// Parameter index.
+    pub index: usize,
+    /// The `byval` type.
+    pub ty: AbiType,
+    /// The `byval` type as MLIR writes it.
+    pub mlir_type: melior::ir::Type<'c>,
+    /// Its allocation size in bytes.
+    pub size: u64,
+    /// The alignment of its `.param` (and of a local copy).
+    pub alignment: u64,
+    /// Pointers derived from the parameter.
+    pub nodes: Vec<Node<'c, 'a>>,
+    /// What happens to each use (for `ParamSpace` and `CastOnly`).
+    pub actions: Vec<Action<'c, 'a>>,
+    /// The first use that writes or lets the address escape (why a copy is
+    /// made).
+    pub escape: Option<Escape<'c, 'a>>,
+    /// The chosen strategy.
+    pub strategy: Strategy,
+}
+
+/// A problem that stops a kernel from being lowered.
+#[derive(Clone, Debug)]
+pub struct Problem<'c> {
+    /// Where to report it.
+    pub location: melior::ir::Location<'c>,
+    /// The message.
+    pub message: String,
+}
+
+/// Facts that decide between the strategies.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanContext<'l> {
+    /// The data layout.
+    pub layout: &'l DataLayout,
+    /// Whether the target has `cvta.param`.
+    pub has_cvta_param: bool,
+    /// Largest local copy allowed, in bytes.
+    pub max_copy: u64,
+}
+
+/// Known alignment of `base_alignment`-aligned memory advanced by `offset`.
+pub fn offset_alignment(base_alignment: u64, offset: i64) -> u64 {
+    if offset == 0 {
+        return base_alignment.max(1);
+    }
+    let low_bit = 1u64 << offset.unsigned_abs().trailing_zeros().min(63);
+    base_alignment.max(1).min(low_bit)
+}
+
+/// Plans parameter `index` (value `parameter`, `byval` type `mlir_type`,
+/// `.param` alignment `alignment`) of the kernel `func`.
+pub fn plan_argument<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    index: usize,
+    parameter: Value<'c, 'a>,
+    mlir_type: melior::ir::Type<'c>,
+    alignment: u64,
+    context: PlanContext,
+    readonly: &mut ReadOnlyAnalysis<'c, 'a>,
+) -> Result<ArgumentPlan<'c, 'a>, Vec<Problem<'c>>> {
+    let ty = abi_type(mlir_type).map_err(|e| {
+        vec![Problem { location: parameter.location(), message: format!("cannot lower this byval parameter: {e}") }]
+    })?;
+    let size = context.layout.alloc_size(&ty);
+    let mut plan = ArgumentPlan {
+        index,
+        ty,
+        mlir_type,
+        size,
+        alignment,
+        nodes: vec![Node { value: parameter, parent: None, offset: Some(0) }],
+        actions: Vec::new(),
+        escape: None,
+        strategy: Strategy::ParamSpace,
+    };
+    let mut problems = Vec::new();
+    let mut escapes: Vec<Escape> = Vec::new();
+    let mut needs_generic = None;
+    let mut next = 0;
+    while next < plan.nodes.len() {
+        let node = plan.nodes[next].clone();
+        for used in uses(node.value) {
+            match classify_use(&mut plan, next, &node, used, context, readonly) {
+                Ok(UseClass::Done) => {}
+                Ok(UseClass::NeedsGeneric(op)) => {
+                    needs_generic.get_or_insert(op);
+                }
+                Err(Classified::Escape(escape)) => escapes.push(escape),
+                Err(Classified::Problem(problem)) => problems.push(problem),
+            }
+        }
+        next += 1;
+    }
+
+    let grid_constant = argument_attributes(func, index).is_some_and(|d| dictionary_has(d, NVVM_GRID_CONSTANT));
+    let promised = grid_constant
+        || argument_attributes(func, index).is_some_and(|d| {
+            dictionary_has(d, "llvm.nocapture")
+                && (dictionary_has(d, "llvm.readonly") || dictionary_has(d, "llvm.readnone"))
+        });
+    if grid_constant {
+        for escape in escapes.iter().filter(|e| e.write) {
+            problems.push(Problem {
+                location: escape.op.location(),
+                message: format!(
+                    "parameter {index} is an nvvm.grid_constant, but it {}; a grid constant is read-only",
+                    escape.reason
+                ),
+            });
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    // A grid constant (explicit, or `readonly` + `nocapture`) is read-only
+    // by contract: an escape that does not write is a read-only escape.
+    let vouched = promised && !escapes.is_empty() && escapes.iter().all(|e| !e.write);
+    if vouched {
+        needs_generic = needs_generic.or(escapes.first().map(|e| e.op));
+    } else {
+        plan.escape = escapes.iter().find(|e| e.write).or(escapes.first()).cloned();
+    }
+    plan.strategy = match (&plan.escape, needs_generic) {
+        (Some(_), _) => Strategy::Copy,
+        (None, Some(_)) if context.has_cvta_param => Strategy::CastOnly,
+        (None, Some(op)) => {
+            plan.escape = Some(Escape::capture(
+                op,
+                "needs a generic address, and the target has no cvta.param (sm_70 and PTX 7.7 or later)",
+            ));
+            Strategy::Copy
+        }
+        (None, None) => Strategy::ParamSpace,
+    };
+    if plan.strategy == Strategy::CastOnly && vouched {
+        // Escapes the attributes vouch for were set aside above: every use
+        // of the parameter that is not planned yet needs the generic address.
+        add_unplanned_uses_as_generic(&mut plan);
+    }
+    if plan.strategy == Strategy::Copy && plan.size > context.max_copy {
+        let escape = plan.escape.as_ref().expect("a copy has a reason");
+        return Err(vec![Problem {
+            location: parameter.location(),
+            message: format!(
+                "huge 'byval' arguments are unsupported: parameter {index} ({} bytes) needs a local copy because it {} (at {}), and copies are limited to max-byval-size={} bytes",
+                plan.size,
+                escape.reason,
+                location_text(escape.op.location()),
+                context.max_copy
+            ),
+        }]);
+    }
+    Ok(plan)
+}
+
+/// For a promised grid constant: every use that `classify_use` turned into
+/// an escape gets the generic address instead.
+fn add_unplanned_uses_as_generic(plan: &mut ArgumentPlan) {
+    let planned: std::collections::HashSet<(usize, usize)> = plan
+        .actions
+        .iter()
+        .filter_map(|action| match action {
+            Action::ParamRead(u, _) | Action::Generic(u, _) => Some((u.owner.to_raw().ptr as usize, u.index)),
+            Action::FieldLoad { load, .. } => Some((load.to_raw().ptr as usize, 0)),
+            Action::CopyFrom { op, .. } => Some((op.to_raw().ptr as usize, 1)),
+            Action::ParamView(op, _) => Some((op.to_raw().ptr as usize, 0)),
+        })
+        .collect();
+    let children: std::collections::HashSet<usize> =
+        plan.nodes.iter().filter_map(|n| n.parent.map(|(_, gep)| gep.to_raw().ptr as usize)).collect();
+    let mut extra = Vec::new();
+    for (position, node) in plan.nodes.iter().enumerate() {
+        for used in uses(node.value) {
+            let key = (used.owner.to_raw().ptr as usize, used.index);
+            let is_child = used.index == 0 && children.contains(&key.0);
+            if !planned.contains(&key) && !is_child {
+                extra.push(Action::Generic(used, position));
+            }
+        }
+    }
+    plan.actions.extend(extra);
+}
+
+/// `file:line:col` of a location, without the `loc(...)` wrapper.
+pub fn location_text(location: melior::ir::Location) -> String {
+    let text = location.to_string();
+    let inner = text.strip_prefix("loc(").and_then(|t| t.strip_suffix(')')).unwrap_or(&text);
+    inner.replace('"', "")
+}
+
+enum UseClass<'c, 'a> {
+    Done,
+    NeedsGeneric(OperationRef<'c, 'a>),
+}
+
+enum Classified<'c, 'a> {
+    Escape(Escape<'c, 'a>),
+    Problem(Problem<'c>),
+}
+
+fn classify_use<'c, 'a>(
+    plan: &mut ArgumentPlan<'c, 'a>,
+    position: usize,
+    node: &Node<'c, 'a>,
+    used: Use<'c, 'a>,
+    context: PlanContext,
+    readonly: &mut ReadOnlyAnalysis<'c, 'a>,
+) -> Result<UseClass<'c, 'a>, Classified<'c, 'a>> {
+    let op = used.owner;
+    let escape = |reason: String| Err(Classified::Escape(Escape::capture(op, reason)));
+    let write = |reason: String| Err(Classified::Escape(Escape::write(op, reason)));
+    let name = op_name(op);
+    match name.as_str() {
+        "llvm.getelementptr" if used.index == 0 => {
+            let offset = node.offset.and_then(|base| gep_offset(context.layout, op).map(|o| base.checked_add(o))?);
+            if let Ok(result) = op.result(0) {
+                plan.nodes.push(Node { value: result.into(), parent: Some((position, op)), offset });
+            }
+            Ok(UseClass::Done)
+        }
+        "llvm.load" if is_atomic(op) => escape("is read by an atomic 'llvm.load'".into()),
+        "llvm.load" => {
+            let volatile = op.has_attribute("volatile_");
+            let loaded = op.result(0).ok().and_then(|r| abi_type(r.r#type()).ok());
+            match (node.offset, loaded) {
+                (Some(offset), Some(loaded)) if !volatile => {
+                    let bytes = context.layout.store_size(&loaded);
+                    let end = offset.checked_add(i64::try_from(bytes).unwrap_or(i64::MAX));
+                    if offset < 0 || end.is_none_or(|end| end as u64 > plan.size) {
+                        return Err(Classified::Problem(Problem {
+                            location: op.location(),
+                            message: format!(
+                                "this load reads {bytes} bytes at offset {offset} of byval parameter {}, which has {} bytes",
+                                plan.index, plan.size
+                            ),
+                        }));
+                    }
+                    // What is known for certain: the `.param` alignment and
+                    // the offset. A load's own (or implied ABI) alignment
+                    // can claim more than the param space gives.
+                    let alignment = offset_alignment(plan.alignment, offset);
+                    plan.actions.push(Action::FieldLoad { load: op, offset, alignment });
+                }
+                _ => plan.actions.push(Action::ParamRead(used, position)),
+            }
+            Ok(UseClass::Done)
+        }
+        "llvm.store" if used.index == 1 => write("is written by 'llvm.store'".into()),
+        "llvm.store" => escape("is stored to memory".into()),
+        "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {
+            let declared = argument_attributes(op, 1)
+                .and_then(|d| crate::ir::dictionary_get(d, "llvm.align"))
+                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                .and_then(|a| u64::try_from(a.value()).ok())
+                .unwrap_or(1);
+            let alignment = node.offset.map_or(declared, |offset| offset_alignment(plan.alignment, offset));
+            plan.actions.push(Action::CopyFrom { op, node: position, alignment });
+            Ok(UseClass::Done)
+        }
+        "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" | "llvm.intr.memset"
+        | "llvm.intr.memset.inline" => write(format!("is written by '{name}'")),
+        "llvm.addrspacecast" => {
+            let to_param = op
+                .result(0)
+                .ok()
+                .and_then(|r| ptxcc_dialect::types::pointer_address_space(r.r#type()))
+                == Some(ptxcc_dialect::address_space::PARAM);
+            if to_param {
+                plan.actions.push(Action::ParamView(op, position));
+                Ok(UseClass::Done)
+            } else {
+                escape("is cast to another address space".into())
+            }
+        }
+        "llvm.ptrtoint" => escape("is converted to an integer".into()),
+        "llvm.icmp" => {
+            plan.actions.push(Action::Generic(used, position));
+            Ok(UseClass::NeedsGeneric(op))
+        }
+        "llvm.call" => match readonly.call_only_reads(op, used.index, 0) {
+            Ok(()) => {
+                plan.actions.push(Action::Generic(used, position));
+                Ok(UseClass::NeedsGeneric(op))
+            }
+            Err(escape) => Err(Classified::Escape(escape)),
+        },
+        "llvm.select" => {
+            let merged: Value = op.result(0).map_err(|_| Classified::Escape(Escape::capture(op, "is malformed")))?.into();
+            merge(plan, used, position, merged, readonly)
+        }
+        "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
+            Some(merged) => merge(plan, used, position, merged, readonly),
+            None => escape("is used by a branch ptxcc does not follow".into()),
+        },
+        _ => escape(format!("is used by '{name}', which ptxcc does not know to only read")),
+    }
+}
+
+/// A select or block argument that merges the pointer with others: the
+/// merged value is generic, so the edge needs the generic address, and
+/// everything done with the merged value must only read.
+fn merge<'c, 'a>(
+    plan: &mut ArgumentPlan<'c, 'a>,
+    used: Use<'c, 'a>,
+    position: usize,
+    merged: Value<'c, 'a>,
+    readonly: &mut ReadOnlyAnalysis<'c, 'a>,
+) -> Result<UseClass<'c, 'a>, Classified<'c, 'a>> {
+    readonly.only_read(merged).map_err(Classified::Escape)?;
+    plan.actions.push(Action::Generic(used, position));
+    Ok(UseClass::NeedsGeneric(used.owner))
+}
+
+/// The constant byte offset of an `llvm.getelementptr`, `None` when an
+/// index is not constant (or the type has no ABI layout).
+pub fn gep_offset(layout: &DataLayout, gep: OperationRef) -> Option<i64> {
+    let indices: Option<Vec<i64>> = gep_indices(gep)?.into_iter().collect();
+    let source = abi_type(type_attribute(gep, "elem_type")?).ok()?;
+    layout.gep_offset(&source, &indices?).ok()
+}
+

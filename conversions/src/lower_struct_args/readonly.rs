@@ -1,0 +1,245 @@
+//! Does memory reached through a pointer only get read?
+//!
+//! The question behind the cast-only fast path: a kernel's `byval` struct
+//! whose address escapes can stay in param space (`cvta.param`, no copy)
+//! when nothing writes through any copy of that address. MLIR front ends
+//! emit no `readonly`/`nocapture` attributes, so besides the attributes this
+//! analysis reads the bodies of the callees defined in the module, through
+//! calls of any depth (cycles included), and answers conservatively
+//! everywhere else.
+
+use std::collections::{HashMap, HashSet};
+
+use melior::ir::{attribute::AttributeLike, operation::OperationLike, BlockLike, OperationRef, RegionLike, TypeLike, Value, ValueLike};
+
+use crate::ir::{
+    argument_attributes, call_argument_index, dictionary_has, integer_attribute, op_name, successor_argument, uses,
+};
+
+/// Calls nested deeper than this are not followed (the answer is "may write").
+const MAX_CALL_DEPTH: usize = 16;
+
+/// Why a pointer is not read-only: the op and what it does.
+#[derive(Clone, Debug)]
+pub struct Escape<'c, 'a> {
+    /// The op that writes or lets the address escape.
+    pub op: OperationRef<'c, 'a>,
+    /// What it does, as a phrase ("is written by 'llvm.store'").
+    pub reason: String,
+    /// Whether the op writes through the pointer (rather than letting the
+    /// address escape).
+    pub write: bool,
+}
+
+impl<'c, 'a> Escape<'c, 'a> {
+    pub(super) fn write(op: OperationRef<'c, 'a>, reason: impl Into<String>) -> Self {
+        Self { op, reason: reason.into(), write: true }
+    }
+
+    pub(super) fn capture(op: OperationRef<'c, 'a>, reason: impl Into<String>) -> Self {
+        Self { op, reason: reason.into(), write: false }
+    }
+}
+
+/// Parameter attributes that promise the callee reads at most.
+const READ_ONLY: [&str; 2] = ["llvm.readonly", "llvm.readnone"];
+
+/// The read-only analysis over one module, with a cache of the callee
+/// parameters it has decided.
+pub struct ReadOnlyAnalysis<'c, 'a> {
+    functions: HashMap<String, OperationRef<'c, 'a>>,
+    decided: HashMap<(String, usize), bool>,
+    in_progress: HashSet<(String, usize)>,
+    /// How many times an in-progress parameter was assumed read-only (a
+    /// result that relied on such an assumption is not cached).
+    assumptions: usize,
+}
+
+impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
+    /// The analysis of the functions of `module`.
+    pub fn new(module: OperationRef<'c, 'a>) -> Self {
+        let mut functions = HashMap::new();
+        if let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) {
+            let mut next = melior::ir::BlockLike::first_operation(&body);
+            while let Some(op) = next {
+                if op_name(op) == "llvm.func" {
+                    if let Some(name) = symbol_name(op) {
+                        // SAFETY: the op lives as long as the module body.
+                        functions.insert(name, unsafe { OperationRef::from_raw(op.to_raw()) });
+                    }
+                }
+                next = op.next_in_block();
+            }
+        }
+        Self { functions, decided: HashMap::new(), in_progress: HashSet::new(), assumptions: 0 }
+    }
+
+    /// `Ok` when memory is only read through `pointer` and every pointer
+    /// derived from it (GEP, casts, select, block arguments), and no copy
+    /// of the address outlives the uses seen here (no store of it, no
+    /// `ptrtoint`, no return); otherwise the first op that breaks this.
+    pub fn only_read(&mut self, pointer: Value<'c, 'a>) -> Result<(), Escape<'c, 'a>> {
+        self.only_read_at(pointer, 0)
+    }
+
+    fn only_read_at(&mut self, pointer: Value<'c, 'a>, depth: usize) -> Result<(), Escape<'c, 'a>> {
+        let mut seen = HashSet::new();
+        let mut work = vec![pointer];
+        while let Some(value) = work.pop() {
+            if !seen.insert(value.to_raw().ptr) {
+                continue;
+            }
+            for used in uses(value) {
+                let op = used.owner;
+                match op_name(op).as_str() {
+                    "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.select" => {
+                        if let Ok(result) = op.result(0) {
+                            work.push(result.into());
+                        }
+                    }
+                    "llvm.load" | "llvm.icmp" => {}
+                    "llvm.store" if used.index == 1 => return Err(Escape::write(op, "is written by 'llvm.store'")),
+                    "llvm.store" => return Err(Escape::capture(op, "is stored to memory")),
+                    "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {}
+                    name @ ("llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline"
+                    | "llvm.intr.memset" | "llvm.intr.memset.inline") => {
+                        return Err(Escape::write(op, format!("is written by '{name}'")))
+                    }
+                    "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
+                        Some(argument) => work.push(argument),
+                        None => return Err(Escape::capture(op, "is used by a branch ptxcc does not follow")),
+                    },
+                    "llvm.call" => self.call_only_reads(op, used.index, depth)?,
+                    "llvm.ptrtoint" => return Err(Escape::capture(op, "is converted to an integer")),
+                    "llvm.return" => return Err(Escape::capture(op, "is returned")),
+                    name => {
+                        return Err(Escape::capture(
+                            op,
+                            format!("is used by '{name}', which ptxcc does not know to only read"),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `Ok` when the call `call` only reads through its operand `operand`.
+    pub fn call_only_reads(
+        &mut self,
+        call: OperationRef<'c, 'a>,
+        operand: usize,
+        depth: usize,
+    ) -> Result<(), Escape<'c, 'a>> {
+        let Some(index) = call_argument_index(call, operand) else {
+            return Err(Escape::capture(call, "is the callee or an operand bundle of a call"));
+        };
+        if promises_read_only(argument_attributes(call, index)) || reads_memory_only(call) {
+            return Ok(());
+        }
+        let Some(callee) = callee_name(call) else {
+            return Err(Escape::capture(call, "is passed to an indirect call"));
+        };
+        let Some(&function) = self.functions.get(&callee) else {
+            return Err(Escape::capture(call, format!("is passed to '@{callee}', which is not in the module")));
+        };
+        if promises_read_only(argument_attributes(function, index)) || reads_memory_only(function) {
+            return Ok(());
+        }
+        let may_write = || Escape::capture(call, format!("is passed to '@{callee}', which may write through it"));
+        let Some(entry) = function.region(0).ok().and_then(|r| r.first_block()) else {
+            return Err(may_write()); // a declaration: nothing to read
+        };
+        if !trusted_linkage(function) || index >= entry.argument_count() || depth >= MAX_CALL_DEPTH {
+            return Err(may_write());
+        }
+        let key = (callee.clone(), index);
+        if let Some(&decided) = self.decided.get(&key) {
+            return if decided { Ok(()) } else { Err(may_write()) };
+        }
+        if self.in_progress.contains(&key) {
+            self.assumptions += 1;
+            return Ok(()); // a cycle adds no writes of its own
+        }
+        let parameter: Value = entry.argument(index).map_err(|_| may_write())?.into();
+        // SAFETY: the callee's body lives as long as the module.
+        let parameter = unsafe { Value::from_raw(parameter.to_raw()) };
+        let assumptions = self.assumptions;
+        self.in_progress.insert(key.clone());
+        let answer = self.only_read_at(parameter, depth + 1);
+        self.in_progress.remove(&key);
+        if answer.is_err() || self.assumptions == assumptions {
+            self.decided.insert(key, answer.is_ok());
+        }
+        answer.map_err(|_| may_write())
+    }
+}
+
+/// Whether the parameter attributes `dictionary` promise that the callee
+/// only reads through the pointer: `byval` (the callee gets a copy), or
+/// `readonly`/`readnone` together with `nocapture`.
+fn promises_read_only(dictionary: Option<melior::ir::attribute::Attribute>) -> bool {
+    let Some(dictionary) = dictionary else { return false };
+    dictionary_has(dictionary, "llvm.byval")
+        || (READ_ONLY.iter().any(|name| dictionary_has(dictionary, name))
+            && dictionary_has(dictionary, "llvm.nocapture"))
+}
+
+/// Whether the `memory_effects` of a call or function say it writes no
+/// memory a pointer argument could reach, and it returns no pointer (the
+/// only way left for a read-only function to hand the address on).
+fn reads_memory_only(op: OperationRef) -> bool {
+    let Ok(effects) = op.attribute("memory_effects") else { return false };
+    let text = effects.to_string();
+    let reads_at_most = |kind: &str| {
+        ["none", "read"].iter().any(|level| text.contains(&format!("{kind} = {level}")))
+    };
+    reads_at_most("other") && reads_at_most("argMem") && !returns_pointer(op)
+}
+
+fn returns_pointer(op: OperationRef) -> bool {
+    let is_pointer = |raw: mlir_sys::MlirType| unsafe { mlir_sys::mlirTypeIsALLVMPointerType(raw) };
+    if op_name(op) == "llvm.call" {
+        return op.results().any(|r| is_pointer(r.r#type().to_raw()));
+    }
+    let Ok(function_type) = op.attribute("function_type") else { return true };
+    // SAFETY: reading the live function type of an `llvm.func`.
+    unsafe {
+        let function_type = mlir_sys::mlirTypeAttrGetValue(function_type.to_raw());
+        is_pointer(mlir_sys::mlirLLVMFunctionTypeGetReturnType(function_type))
+    }
+}
+
+/// The symbol a direct `llvm.call` calls.
+fn callee_name(call: OperationRef) -> Option<String> {
+    let callee = call.attribute("callee").ok()?;
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        mlir_sys::mlirAttributeIsAFlatSymbolRef(callee.to_raw()).then(|| {
+            melior::StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(callee.to_raw()))
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+    }
+}
+
+/// The `sym_name` of a function.
+pub(super) fn symbol_name(func: OperationRef) -> Option<String> {
+    let name = func.attribute("sym_name").ok()?;
+    melior::ir::attribute::StringAttribute::try_from(name).ok().map(|s| s.value().to_string())
+}
+
+/// Whether the body in this module is the one a call runs: not replaceable
+/// at link time by a different definition (`weak`, `linkonce`,
+/// `extern_weak`, `common`; the `_odr` forms are equivalent by rule).
+fn trusted_linkage(func: OperationRef) -> bool {
+    let Ok(linkage) = func.attribute("linkage") else { return true };
+    let text = linkage.to_string();
+    !["<weak>", "<linkonce>", "<extern_weak>", "<common>"].iter().any(|kind| text.ends_with(kind))
+}
+
+/// Whether a load is atomic (`ordering` other than `not_atomic`).
+pub(super) fn is_atomic(op: OperationRef) -> bool {
+    integer_attribute(op, "ordering").unwrap_or(0) != 0
+}

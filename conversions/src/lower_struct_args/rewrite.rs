@@ -1,0 +1,271 @@
+//! Applies an [`ArgumentPlan`]: the param-space view at the entry, then per
+//! strategy `ptxcc.load_param`, param-space operands, one
+//! `ptxcc.param_to_generic`, or a local copy.
+
+use std::collections::HashMap;
+
+use melior::{
+    ir::{
+        attribute::{IntegerAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        Attribute, Identifier, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use ptxcc_dialect::{address_space, names, types::pointer_type};
+
+use super::analysis::{Action, ArgumentPlan, Strategy};
+use crate::{
+    context::context_of,
+    ir::{constant_int, has_no_uses, integer_attribute, Use},
+    kernel::{mark_kernel, set_parameter_attribute, NVVM_GRID_CONSTANT},
+};
+
+/// Which view of a pointer an operand needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Space {
+    Param,
+    Generic,
+}
+
+/// Rewrites the uses of one parameter of `func` as `plan` says.
+pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>) {
+    let context = context_of(func);
+    let entry = func.region(0).ok().and_then(|r| r.first_block()).expect("a kernel with a body");
+    let parameter = plan.nodes[0].value;
+    let location = parameter.location();
+    let i64_type: Type = IntegerType::new(&context, 64).into();
+    let integer = |value: i64| -> Attribute { IntegerAttribute::new(i64_type, value).into() };
+
+    // %p = llvm.addrspacecast %arg : !llvm.ptr to !llvm.ptr<101>
+    let param_type = pointer_type(&context, address_space::PARAM);
+    let view = OperationBuilder::new("llvm.addrspacecast", location)
+        .add_operands(&[parameter])
+        .add_results(&[param_type])
+        .build()
+        .expect("valid addrspacecast");
+    let view = insert_at_entry(entry, None, view);
+    let view_value: Value = view.result(0).expect("one result").into();
+
+    let mut rewriter = Rewriter { context: &context, location, view: view_value, memo: HashMap::new(), plan };
+
+    if plan.strategy == Strategy::Copy {
+        // Existing param-space casts keep reading the parameter itself.
+        for action in &plan.actions {
+            if let Action::ParamView(cast, node) = action {
+                rewriter.replace_param_view(*cast, *node);
+            }
+        }
+        let one = OperationBuilder::new("llvm.mlir.constant", location)
+            .add_attributes(&[(Identifier::new(&context, "value"), IntegerAttribute::new(IntegerType::new(&context, 32).into(), 1).into())])
+            .add_results(&[IntegerType::new(&context, 32).into()])
+            .build()
+            .expect("valid constant");
+        let one = insert_at_entry(entry, Some(view), one);
+        let alloca = OperationBuilder::new("llvm.alloca", location)
+            .add_operands(&[one.result(0).expect("one result").into()])
+            .add_attributes(&[
+                (Identifier::new(&context, "alignment"), integer(plan.alignment as i64)),
+                (Identifier::new(&context, "elem_type"), TypeAttribute::new(plan.mlir_type).into()),
+            ])
+            .add_results(&[pointer_type(&context, address_space::GENERIC)])
+            .build()
+            .expect("valid alloca");
+        let alloca = insert_at_entry(entry, Some(one), alloca);
+        let slot: Value = alloca.result(0).expect("one result").into();
+        let copy = OperationBuilder::new(names::COPY_PARAM, location)
+            .add_operands(&[view_value, slot])
+            .add_attributes(&[
+                (Identifier::new(&context, "size"), integer(plan.size as i64)),
+                (Identifier::new(&context, "alignment"), integer(plan.alignment as i64)),
+            ])
+            .build()
+            .expect("valid copy_param");
+        insert_at_entry(entry, Some(alloca), copy);
+        let exceptions = [view.to_raw()];
+        // SAFETY: both values are live; the only use kept is the view.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesExcept(
+                parameter.to_raw(),
+                slot.to_raw(),
+                exceptions.len() as isize,
+                exceptions.as_ptr() as *mut _,
+            );
+        }
+        return;
+    }
+
+    if plan.strategy == Strategy::CastOnly {
+        let generic = OperationBuilder::new(names::PARAM_TO_GENERIC, location)
+            .add_operands(&[view_value])
+            .add_results(&[pointer_type(&context, address_space::GENERIC)])
+            .build()
+            .expect("valid param_to_generic");
+        let generic = insert_at_entry(entry, Some(view), generic);
+        rewriter.memo.insert((0, Space::Generic), generic.result(0).expect("one result").into());
+        mark_kernel(func);
+        set_parameter_attribute(func, plan.index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
+    }
+
+    for action in &plan.actions {
+        match action {
+            Action::FieldLoad { load, offset, alignment } => rewriter.field_load(*load, *offset, *alignment),
+            Action::ParamRead(used, node) => rewriter.set_operand(*used, *node, Space::Param),
+            Action::Generic(used, node) => rewriter.set_operand(*used, *node, Space::Generic),
+            Action::ParamView(cast, node) => rewriter.replace_param_view(*cast, *node),
+            Action::CopyFrom { op, node, alignment } => rewriter.copy_from(*op, *node, *alignment),
+        }
+    }
+    // The original GEPs are dead now: erase them, innermost first.
+    for node in plan.nodes.iter().rev() {
+        if let Some((_, gep)) = node.parent {
+            if gep.result(0).is_ok_and(|r| has_no_uses(r.into())) {
+                // SAFETY: the op has no uses and is not referenced again.
+                unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+            }
+        }
+    }
+}
+
+/// Inserts `op` at the start of `entry`, or after `after`.
+fn insert_at_entry<'c, 'a>(
+    entry: melior::ir::BlockRef<'c, 'a>,
+    after: Option<OperationRef<'c, 'a>>,
+    op: Operation<'c>,
+) -> OperationRef<'c, 'a> {
+    match after {
+        Some(previous) => entry.insert_operation_after(previous, op),
+        None => entry.insert_operation(0, op),
+    }
+}
+
+struct Rewriter<'p, 'c, 'a> {
+    context: &'p Context,
+    location: Location<'c>,
+    view: Value<'c, 'a>,
+    memo: HashMap<(usize, Space), Value<'c, 'a>>,
+    plan: &'p ArgumentPlan<'c, 'a>,
+}
+
+impl<'c, 'a> Rewriter<'_, 'c, 'a> {
+    /// The `space` view of node `node`: the view (or its generic
+    /// conversion) for the parameter, a copy of the GEP on that view for a
+    /// derived pointer, placed right after the original GEP.
+    fn materialize(&mut self, node: usize, space: Space) -> Value<'c, 'a> {
+        if node == 0 && space == Space::Param {
+            return self.view;
+        }
+        if let Some(value) = self.memo.get(&(node, space)) {
+            return *value;
+        }
+        let (parent, gep) = self.plan.nodes[node].parent.expect("only the parameter has no parent");
+        let base = self.materialize(parent, space);
+        // SAFETY: cloning a live op; the clone is inserted into the block
+        // right away, which takes ownership.
+        let clone = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(gep.to_raw())) };
+        let block = gep.block().expect("a GEP in a block");
+        let clone = block.insert_operation_after(gep, clone);
+        // SAFETY: operand 0 of a GEP is its base; both types are pointers.
+        unsafe { mlir_sys::mlirOperationSetOperand(clone.to_raw(), 0, base.to_raw()) };
+        let result: Value = clone.result(0).expect("one result").into();
+        let address_space = match space {
+            Space::Param => address_space::PARAM,
+            Space::Generic => address_space::GENERIC,
+        };
+        result.set_type(pointer_type(self.context, address_space));
+        // SAFETY: the value lives in the IR as long as the function.
+        let result = unsafe { Value::from_raw(result.to_raw()) };
+        self.memo.insert((node, space), result);
+        result
+    }
+
+    fn set_operand(&mut self, used: Use<'c, 'a>, node: usize, space: Space) {
+        let value = self.materialize(node, space);
+        // SAFETY: replacing one operand of a live op with a live value of a
+        // pointer type the op accepts.
+        unsafe { mlir_sys::mlirOperationSetOperand(used.owner.to_raw(), used.index as isize, value.to_raw()) };
+    }
+
+    fn field_load(&mut self, load: OperationRef<'c, 'a>, offset: i64, alignment: u64) {
+        let i64_type: Type = IntegerType::new(self.context, 64).into();
+        let result_type = load.result(0).expect("one result").r#type();
+        let replacement = OperationBuilder::new(names::LOAD_PARAM, load.location())
+            .add_operands(&[self.view])
+            .add_attributes(&[
+                (Identifier::new(self.context, "offset"), IntegerAttribute::new(i64_type, offset).into()),
+                (Identifier::new(self.context, "alignment"), IntegerAttribute::new(i64_type, alignment as i64).into()),
+            ])
+            .add_results(&[result_type])
+            .build()
+            .expect("valid load_param");
+        let block = load.block().expect("a load in a block");
+        let replacement = block.insert_operation_before(load, replacement);
+        replace_and_erase(load, replacement);
+    }
+
+    fn replace_param_view(&mut self, cast: OperationRef<'c, 'a>, node: usize) {
+        let value = self.materialize(node, Space::Param);
+        // SAFETY: the cast's result and `value` are both `!llvm.ptr<101>`;
+        // the cast is erased once it has no uses.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(cast.result(0).expect("one result").to_raw(), value.to_raw());
+            mlir_sys::mlirOperationDestroy(cast.to_raw());
+        }
+    }
+
+    /// `memcpy(dst, node, len)`: `ptxcc.copy_param` (vectorised by the
+    /// conversion) when the length is constant and the copy not volatile,
+    /// otherwise the same memcpy from param space.
+    fn copy_from(&mut self, op: OperationRef<'c, 'a>, node: usize, alignment: u64) {
+        let source = self.materialize(node, Space::Param);
+        let length = op.operand(2).ok().and_then(constant_int).filter(|length| *length > 0);
+        let volatile = integer_attribute(op, "isVolatile").unwrap_or(0) != 0
+            || op.attribute("isVolatile").is_ok_and(|a| a.to_string() == "true");
+        let destination = op.operand(0).expect("memcpy has a destination");
+        let local_or_generic = matches!(
+            ptxcc_dialect::types::pointer_address_space(destination.r#type()),
+            Some(address_space::GENERIC | address_space::LOCAL)
+        );
+        let (Some(length), false, true) = (length, volatile, local_or_generic) else {
+            // SAFETY: operand 1 of a memcpy is its source pointer.
+            unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), 1, source.to_raw()) };
+            return;
+        };
+        let destination_alignment = crate::ir::argument_attributes(op, 0)
+            .and_then(|d| crate::ir::dictionary_get(d, "llvm.align"))
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .and_then(|a| u64::try_from(a.value()).ok())
+            .unwrap_or(1);
+        let i64_type: Type = IntegerType::new(self.context, 64).into();
+        let copy = OperationBuilder::new(names::COPY_PARAM, op.location())
+            .add_operands(&[source, destination])
+            .add_attributes(&[
+                (Identifier::new(self.context, "size"), IntegerAttribute::new(i64_type, length).into()),
+                (
+                    Identifier::new(self.context, "alignment"),
+                    IntegerAttribute::new(i64_type, alignment.min(destination_alignment).max(1) as i64).into(),
+                ),
+            ])
+            .build()
+            .expect("valid copy_param");
+        let block = op.block().expect("a memcpy in a block");
+        block.insert_operation_before(op, copy);
+        // SAFETY: memcpy has no results; nothing refers to it.
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        let _ = self.location;
+    }
+}
+
+/// Replaces every use of `old`'s result with `new`'s and erases `old`.
+fn replace_and_erase(old: OperationRef, new: OperationRef) {
+    // SAFETY: both ops are live and have one result of the same type.
+    unsafe {
+        mlir_sys::mlirValueReplaceAllUsesOfWith(
+            old.result(0).expect("one result").to_raw(),
+            new.result(0).expect("one result").to_raw(),
+        );
+        mlir_sys::mlirOperationDestroy(old.to_raw());
+    }
+}
