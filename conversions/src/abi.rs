@@ -24,7 +24,7 @@ pub mod target;
 #[cfg(test)]
 mod oracle;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use classify::{classify_argument, classify_result, ArgClass, Classification, Leaf, Thresholds};
 pub use layout::{AbiType, DataLayout, FloatKind, StructType, NVPTX64_LAYOUT};

@@ -174,7 +174,7 @@ pub fn lower_struct_args(
             continue;
         }
         let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { continue };
-        let mut errors = Vec::new();
+        let mut errors: Vec<(melior::ir::Location, String)> = Vec::new();
         let target = crate::abi::signature::function_target(func, &options.chip, (options.ptx != 0).then_some(options.ptx));
         let target = match target {
             Ok(target) => target,
@@ -185,11 +185,14 @@ pub fn lower_struct_args(
                 continue;
             }
         };
-        match function_signature(func, false).map(|s| check_param_space(&s, &layout, &target)) {
-            Ok(Ok(None)) => {}
-            Ok(Ok(Some(too_big))) => errors.push((func.location(), too_big.to_string())),
-            Ok(Err(error)) | Err(error) => errors.push((func.location(), error.to_string())),
-        }
+        // The signature fails only on types without an ABI; a byval one is
+        // reported at its parameter by the plan below instead.
+        let (signature_problem, too_big) =
+            match function_signature(func, false).map(|s| check_param_space(&s, &layout, &target)) {
+                Ok(Ok(None)) => (None, None),
+                Ok(Ok(Some(too_big))) => (None, Some((func.location(), too_big.to_string()))),
+                Ok(Err(error)) | Err(error) => (Some((func.location(), error.to_string())), None),
+            };
         let mut plans = Vec::new();
         if options.opt_byval {
             let signature = function_signature(func, false).ok();
@@ -213,6 +216,10 @@ pub fn lower_struct_args(
                 }
             }
         }
+        if let Some(problem) = signature_problem.filter(|_| errors.is_empty()) {
+            errors.push(problem);
+        }
+        errors.extend(too_big);
         if !errors.is_empty() {
             for (location, message) in &errors {
                 emit_error(*location, message);
@@ -279,3 +286,6 @@ pub fn create_lower_struct_args_pass(options: &LowerStructArgsOptions) -> Pass {
     )
 }
 
+
+#[cfg(test)]
+mod tests;

@@ -12,7 +12,7 @@ use rstest::rstest;
 use super::*;
 
 /// A context with the LLVM dialect (enough to parse LLVM-dialect types).
-pub(super) fn llvm_context() -> Context {
+pub(crate) fn llvm_context() -> Context {
     let context = Context::new();
     let registry = DialectRegistry::new();
     DialectHandle::llvm().insert_dialect(&registry);

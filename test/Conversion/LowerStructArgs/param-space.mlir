@@ -116,7 +116,7 @@ llvm.func ptx_kernelcc @dynamic_index(%s: !llvm.ptr {llvm.byval = !llvm.struct<(
 // alone copies byte by byte); with a dynamic length the memcpy reads param
 // space. Nothing is copied to local memory.
 // CHECK-LABEL: llvm.func ptx_kernelcc @memcpy_from_param(
-// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {{{.*}}}, %[[OUT:[^:]*]]: !llvm.ptr, %[[N:[^:]*]]: i64
+// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[OUT:[^:]*]]: !llvm.ptr, %[[N:[^:]*]]: i64
 // CHECK: %[[P:.*]] = llvm.addrspacecast %[[S]] : !llvm.ptr to !llvm.ptr<101>
 // CHECK: "ptxcc.copy_param"(%[[P]], %[[OUT]]) {alignment = 16 : i64, size = 32 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
 // CHECK-NEXT: "llvm.intr.memcpy"(%[[OUT]], %[[P]], %[[N]]) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr<101>, i64) -> ()

@@ -1,0 +1,127 @@
+//! Unit tests of lower-struct-args: the all-or-nothing rule per kernel,
+//! the read-only analysis through call cycles, and alignment facts.
+
+use melior::{
+    ir::{Module},
+    Context,
+};
+use rstest::rstest;
+
+use super::*;
+use crate::abi::tests::llvm_context;
+
+fn module<'c>(context: &'c Context, text: &str) -> Module<'c> {
+    context.set_allow_unregistered_dialects(true);
+    Module::parse(context, text).expect("test module parses")
+}
+
+/// The printed `llvm.func @name`.
+fn function_text(module: &Module, name: &str) -> String {
+    functions(module.as_operation().into())
+        .into_iter()
+        .find(|f| crate::abi::signature::function_name(*f) == name)
+        .map(|f| f.to_string())
+        .expect("function exists")
+}
+
+#[test]
+fn a_kernel_with_a_problem_is_left_unchanged_and_the_others_are_lowered() {
+    let context = llvm_context();
+    let module = module(
+        &context,
+        r#"
+        llvm.func ptx_kernelcc @bad(%a: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, nvvm.grid_constant},
+                                    %b: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %x: i32) attributes {nvvm.kernel} {
+          %v = llvm.load %b : !llvm.ptr -> i32
+          llvm.store %v, %a : i32, !llvm.ptr
+          llvm.return
+        }
+        llvm.func ptx_kernelcc @good(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+          %v = llvm.load %s : !llvm.ptr -> i32
+          llvm.store %v, %out : i32, !llvm.ptr
+          llvm.return
+        }
+        "#,
+    );
+    let before = function_text(&module, "bad");
+    let result = lower_struct_args(module.as_operation().into(), &LowerStructArgsOptions::default());
+    assert_eq!(result, Err(LowerStructArgsError::Kernels { kernels: 1, problems: 1 }));
+    assert_eq!(function_text(&module, "bad"), before, "the failing kernel must not be touched");
+    let good = function_text(&module, "good");
+    assert!(good.contains("ptxcc.load_param"), "{good}");
+}
+
+#[test]
+fn the_summary_names_each_strategy() {
+    let context = llvm_context();
+    let module = module(
+        &context,
+        r#"
+        llvm.func @reads(%p: !llvm.ptr {llvm.readonly, llvm.nocapture})
+        llvm.func ptx_kernelcc @k(%a: !llvm.ptr {llvm.byval = i64}, %b: !llvm.ptr {llvm.byval = i64},
+                                  %c: !llvm.ptr {llvm.byval = i64}, %out: !llvm.ptr) {
+          %v = llvm.load %a : !llvm.ptr -> i64
+          llvm.call @reads(%b) : (!llvm.ptr) -> ()
+          llvm.store %v, %c : i64, !llvm.ptr
+          llvm.return
+        }
+        "#,
+    );
+    let summary = lower_struct_args(module.as_operation().into(), &LowerStructArgsOptions::default()).expect("lowers");
+    let strategies: Vec<_> = summary.iter().map(|(_, index, strategy)| (*index, *strategy)).collect();
+    assert_eq!(strategies, vec![(0, Strategy::ParamSpace), (1, Strategy::CastOnly), (2, Strategy::Copy)]);
+}
+
+/// A cycle of callees: @k1 asks about @f, which calls @g, which calls @f
+/// again (assumed read-only while in progress). When @f then turns out to
+/// write, @g's answer must not have been kept: @k2, which calls @g, needs a
+/// copy too.
+#[rstest]
+#[case::both_read(false, Strategy::CastOnly)]
+#[case::f_writes(true, Strategy::Copy)]
+fn call_cycles_are_decided_soundly(#[case] f_writes: bool, #[case] expected: Strategy) {
+    let context = llvm_context();
+    // The write goes through a GEP made first, so that the walk (newest use
+    // first) reaches the call to @g before it finds the write.
+    let write = if f_writes { "llvm.store %n, %q : i32, !llvm.ptr" } else { "" };
+    let text = format!(
+        r#"
+        llvm.func @f(%p: !llvm.ptr, %n: i32) -> i32 {{
+          %q = llvm.getelementptr %p[4] : (!llvm.ptr) -> !llvm.ptr, i8
+          %v = llvm.load %p : !llvm.ptr -> i32
+          %r = llvm.call @g(%p, %n) : (!llvm.ptr, i32) -> i32
+          {write}
+          llvm.return %r : i32
+        }}
+        llvm.func @g(%p: !llvm.ptr, %n: i32) -> i32 {{
+          %r = llvm.call @f(%p, %n) : (!llvm.ptr, i32) -> i32
+          llvm.return %r : i32
+        }}
+        llvm.func ptx_kernelcc @k1(%s: !llvm.ptr {{llvm.byval = !llvm.struct<(i32, i32)>}}, %n: i32) {{
+          %r = llvm.call @f(%s, %n) : (!llvm.ptr, i32) -> i32
+          llvm.return
+        }}
+        llvm.func ptx_kernelcc @k2(%s: !llvm.ptr {{llvm.byval = !llvm.struct<(i32, i32)>}}, %n: i32) {{
+          %r = llvm.call @g(%s, %n) : (!llvm.ptr, i32) -> i32
+          llvm.return
+        }}
+        "#
+    );
+    let module = module(&context, &text);
+    let summary = lower_struct_args(module.as_operation().into(), &LowerStructArgsOptions::default()).expect("lowers");
+    for (kernel, _, strategy) in summary {
+        assert_eq!(strategy, expected, "{kernel}");
+    }
+}
+
+#[rstest]
+#[case(8, 0, 8)]
+#[case(8, 4, 4)]
+#[case(16, 24, 8)]
+#[case(16, 32, 16)]
+#[case(4, 22, 2)]
+#[case(128, -8, 8)]
+#[case(0, 0, 1)]
+fn alignment_at_an_offset(#[case] base: u64, #[case] offset: i64, #[case] expected: u64) {
+    assert_eq!(analysis::offset_alignment(base, offset), expected);
+}

@@ -1,0 +1,380 @@
+// lower-struct-args, escapes: when the address of a kernel's byval struct
+// leaves the loads (a call, a select or phi, a comparison) but memory is only
+// read, one ptxcc.param_to_generic feeds those uses and the parameter
+// becomes an nvvm.grid_constant: no copy (the cast-only path of seed 002).
+// A write, or an escape that may lead to one, makes one local copy
+// (seed 001). Modelled on upstream's lower-byval-args.ll and
+// lower-args-gridconstant.ll.
+// RUN: %ptxcc-opt %s --split-input-file --lower-struct-args | FileCheck %s
+// Without cvta.param (sm_60) every generic use needs a copy:
+// RUN: %ptxcc-opt %s --split-input-file --lower-struct-args=chip=sm_60 | FileCheck %s --check-prefix=SM60
+// With opt-byval=false nothing changes (seed 002) but the recorded flag:
+// RUN: %ptxcc-opt %s --split-input-file > %t.input
+// RUN: %ptxcc-opt %s --split-input-file --lower-struct-args=opt-byval=false > %t.off
+// RUN: FileCheck %s --check-prefix=OFF < %t.off
+// RUN: sed -e 's/ attributes {ptxcc.opt_byval = false}//' %t.off | diff %t.input -
+// The output of the whole pipeline is valid PTX with the promised shape:
+// RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=PTX
+
+// OFF: module attributes {ptxcc.opt_byval = false}
+
+// Seed 002's cast-only example: the address flows into @consume, which
+// promises to only read (readonly + nocapture). One param_to_generic, no
+// field loads, no copy, and the parameter is marked a grid constant.
+// CHECK-LABEL: llvm.func ptx_kernelcc @seed002_consume(
+// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<"S", (f64, i8, array<4 x i32>)>, nvvm.grid_constant}
+// CHECK-SAME: attributes {nvvm.kernel}
+// CHECK-NEXT: %[[P:.*]] = llvm.addrspacecast %[[S]] : !llvm.ptr to !llvm.ptr<101>
+// CHECK-NEXT: %[[G:.*]] = "ptxcc.param_to_generic"(%[[P]]) : (!llvm.ptr<101>) -> !llvm.ptr
+// CHECK-NEXT: llvm.call @consume(%[[G]])
+// CHECK-NEXT: llvm.return
+// SM60-LABEL: llvm.func ptx_kernelcc @seed002_consume(
+// SM60: %[[P:.*]] = llvm.addrspacecast
+// SM60: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<"S", (f64, i8, array<4 x i32>)> {alignment = 8 : i64} : (i32) -> !llvm.ptr
+// SM60-NEXT: "ptxcc.copy_param"(%[[P]], %[[SLOT]]) {alignment = 8 : i64, size = 32 : i64}
+// SM60-NEXT: llvm.call @consume(%[[SLOT]])
+// PTX-LABEL: .entry seed002_consume(
+// PTX-NOT: .local
+// PTX: cvta.param.u64
+// PTX: call.uni consume,
+llvm.func @consume(!llvm.ptr {llvm.readonly, llvm.nocapture})
+llvm.func ptx_kernelcc @seed002_consume(%s: !llvm.ptr {llvm.byval = !llvm.struct<"S", (f64, i8, array<4 x i32>)>, llvm.align = 8 : i64}) {
+  llvm.call @consume(%s) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+// What MLIR front ends produce: no attributes anywhere. The callee's body is
+// in the module and only reads through its parameter (through a GEP and a
+// call to another reader, recursion included), so the struct is not copied.
+// llc alone copies all 32 bytes to local memory here.
+// CHECK-LABEL: llvm.func ptx_kernelcc @reader_in_module(
+// CHECK-SAME: nvvm.grid_constant
+// CHECK: %[[P:.*]] = llvm.addrspacecast
+// CHECK-NEXT: %[[G:.*]] = "ptxcc.param_to_generic"(%[[P]])
+// CHECK-NEXT: llvm.call @sum(%[[G]], %{{.*}})
+// CHECK-NOT: llvm.alloca
+// PTX-LABEL: .entry reader_in_module(
+// PTX-NOT: .local
+// PTX: cvta.param.u64
+llvm.func @sum(%p: !llvm.ptr, %n: i32) -> i32 {
+  %q = llvm.getelementptr %p[0, 2, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"S", (f64, i8, array<4 x i32>)>
+  %v = llvm.load %q : !llvm.ptr -> i32
+  %zero = llvm.mlir.constant(0 : i32) : i32
+  %done = llvm.icmp "eq" %n, %zero : i32
+  llvm.cond_br %done, ^end, ^more
+^more:
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %m = llvm.sub %n, %one : i32
+  %rest = llvm.call @sum(%p, %m) : (!llvm.ptr, i32) -> i32
+  %total = llvm.add %v, %rest : i32
+  llvm.return %total : i32
+^end:
+  llvm.return %v : i32
+}
+llvm.func ptx_kernelcc @reader_in_module(%s: !llvm.ptr {llvm.byval = !llvm.struct<"S", (f64, i8, array<4 x i32>)>, llvm.align = 8 : i64}, %n: i32, %out: !llvm.ptr) {
+  %v = llvm.call @sum(%s, %n) : (!llvm.ptr, i32) -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A callee in the module that writes through the pointer: one copy, and
+// every use works on it.
+// CHECK-LABEL: llvm.func ptx_kernelcc @writer_in_module(
+// CHECK-NOT: nvvm.grid_constant
+// CHECK: %[[P:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<101>
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i32, i32)> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+// CHECK-NEXT: "ptxcc.copy_param"(%[[P]], %[[SLOT]]) {alignment = 4 : i64, size = 8 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+// CHECK-NEXT: llvm.call @bump(%[[SLOT]])
+// CHECK-NEXT: llvm.load %[[SLOT]]
+// CHECK-NOT: "ptxcc.
+llvm.func @bump(%p: !llvm.ptr) {
+  %v = llvm.load %p : !llvm.ptr -> i32
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %w = llvm.add %v, %one : i32
+  llvm.store %w, %p : i32, !llvm.ptr
+  llvm.return
+}
+llvm.func ptx_kernelcc @writer_in_module(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  llvm.call @bump(%s) : (!llvm.ptr) -> ()
+  %v = llvm.load %s : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A declared callee without attributes may write: copy (what llc does too).
+// CHECK-LABEL: llvm.func ptx_kernelcc @unknown_callee(
+// CHECK: "ptxcc.copy_param"
+// CHECK-NEXT: llvm.call @unknown(
+llvm.func @unknown(!llvm.ptr)
+llvm.func ptx_kernelcc @unknown_callee(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}) {
+  llvm.call @unknown(%s) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+// The call site's own memory effects can vouch for the call: it reads at
+// most and returns no pointer.
+// CHECK-LABEL: llvm.func ptx_kernelcc @call_site_reads_only(
+// CHECK: "ptxcc.param_to_generic"
+// CHECK-NOT: llvm.alloca
+llvm.func @opaque(!llvm.ptr) -> i32
+llvm.func ptx_kernelcc @call_site_reads_only(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %v = llvm.call @opaque(%s) {memory_effects = #llvm.memory_effects<other = read, argMem = read, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>} : (!llvm.ptr) -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Storing the address itself is an escape: copy (upstream escape_ptr_store).
+// CHECK-LABEL: llvm.func ptx_kernelcc @escape_ptr_store(
+// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[OUT:[^:]*]]: !llvm.ptr
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: llvm.store %[[SLOT]], %[[OUT]] : !llvm.ptr, !llvm.ptr
+llvm.func ptx_kernelcc @escape_ptr_store(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  llvm.store %s, %out : !llvm.ptr, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// ptrtoint of a derived pointer: copy (upstream escape_ptrtoint).
+// CHECK-LABEL: llvm.func ptx_kernelcc @escape_ptrtoint(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: %[[Q:.*]] = llvm.getelementptr %[[SLOT]][4]
+// CHECK-NEXT: llvm.ptrtoint %[[Q]]
+llvm.func ptx_kernelcc @escape_ptrtoint(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %q = llvm.getelementptr %s[4] : (!llvm.ptr) -> !llvm.ptr, i8
+  %i = llvm.ptrtoint %q : !llvm.ptr to i64
+  llvm.store %i, %out : i64, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A store through the struct copies it once; the loads then read the copy
+// (upstream copy_on_store). With 16-byte alignment the copy is vectorised.
+// CHECK-LABEL: llvm.func ptx_kernelcc @copy_on_store(
+// CHECK: %[[P:.*]] = llvm.addrspacecast
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<8 x f32> {alignment = 16 : i64}
+// CHECK-NEXT: "ptxcc.copy_param"(%[[P]], %[[SLOT]]) {alignment = 16 : i64, size = 32 : i64}
+// CHECK-NOT: "ptxcc.copy_param"
+// CHECK: %[[E:.*]] = llvm.getelementptr %[[SLOT]][0, %{{.*}}]
+// CHECK-NEXT: llvm.store %{{.*}}, %[[E]]
+// CHECK: llvm.load %[[SLOT]]
+// PTX-LABEL: .entry copy_on_store(
+// PTX: .local .align 16 .b8 __local_depot{{[0-9]+}}[32];
+// PTX-COUNT-2: st.local.v4.b32
+// PTX-NOT: st.local.v4.b32
+// PTX: ret;
+llvm.func ptx_kernelcc @copy_on_store(%s: !llvm.ptr {llvm.byval = !llvm.array<8 x f32>, llvm.align = 16 : i64}, %i: i64, %x: f32, %out: !llvm.ptr) {
+  %e = llvm.getelementptr %s[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x f32>
+  llvm.store %x, %e : f32, !llvm.ptr
+  %v = llvm.load %s : !llvm.ptr -> f32
+  llvm.store %v, %out : f32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// memcpy into the struct and memset are writes: copy (upstream
+// memcpy_to_param).
+// CHECK-LABEL: llvm.func ptx_kernelcc @memcpy_to_param(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: "llvm.intr.memcpy"(%[[SLOT]], %{{.*}}, %{{.*}})
+// CHECK-LABEL: llvm.func ptx_kernelcc @memset_param(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: "llvm.intr.memset"(%[[SLOT]],
+llvm.func ptx_kernelcc @memcpy_to_param(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %in: !llvm.ptr, %n: i64) {
+  "llvm.intr.memcpy"(%s, %in, %n) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
+  llvm.return
+}
+llvm.func ptx_kernelcc @memset_param(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %n: i64) {
+  %z = llvm.mlir.constant(0 : i8) : i8
+  "llvm.intr.memset"(%s, %z, %n) <{isVolatile = false}> : (!llvm.ptr, i8, i64) -> ()
+  llvm.return
+}
+
+// -----
+
+// A select between two fields, read only: the select needs generic
+// pointers, so both fields are addressed through one param_to_generic
+// (upstream test_select: a copy on sm_60, cvta.param on sm_70+).
+// CHECK-LABEL: llvm.func ptx_kernelcc @test_select(
+// CHECK: %[[P:.*]] = llvm.addrspacecast
+// CHECK-NEXT: %[[G:.*]] = "ptxcc.param_to_generic"(%[[P]])
+// CHECK: %[[B:.*]] = llvm.getelementptr %[[G]][4] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[SEL:.*]] = llvm.select %{{.*}}, %[[G]], %[[B]]
+// CHECK-NEXT: llvm.load %[[SEL]] : !llvm.ptr -> i32
+// CHECK-NOT: llvm.alloca
+// SM60-LABEL: llvm.func ptx_kernelcc @test_select(
+// SM60: "ptxcc.copy_param"
+// llc's address-space inference even turns the select back into param
+// space:
+// PTX-LABEL: .entry test_select(
+// PTX-NOT: .local
+// PTX: selp.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}};
+// PTX-NEXT: ld.param.b32 %r{{[0-9]+}}, [%rd{{[0-9]+}}];
+llvm.func ptx_kernelcc @test_select(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %c: i1, %out: !llvm.ptr) {
+  %b = llvm.getelementptr %s[4] : (!llvm.ptr) -> !llvm.ptr, i8
+  %sel = llvm.select %c, %s, %b : i1, !llvm.ptr
+  %v = llvm.load %sel : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// The same select, then written through: copy (upstream test_select_write).
+// CHECK-LABEL: llvm.func ptx_kernelcc @test_select_write(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: llvm.select %{{.*}}, %[[SLOT]], %{{.*}}
+// CHECK-NOT: param_to_generic
+llvm.func ptx_kernelcc @test_select_write(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %c: i1) {
+  %b = llvm.getelementptr %s[4] : (!llvm.ptr) -> !llvm.ptr, i8
+  %sel = llvm.select %c, %s, %b : i1, !llvm.ptr
+  %one = llvm.mlir.constant(1 : i32) : i32
+  llvm.store %one, %sel : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A phi (block argument) over the struct and another pointer, read only:
+// the branch passes the generic address (upstream test_phi).
+// CHECK-LABEL: llvm.func ptx_kernelcc @test_phi(
+// CHECK: %[[G:.*]] = "ptxcc.param_to_generic"
+// CHECK: llvm.cond_br %{{.*}}, ^[[JOIN:.*]](%[[G]] : !llvm.ptr), ^[[JOIN]](%{{.*}} : !llvm.ptr)
+// CHECK-NOT: llvm.alloca
+// SM60-LABEL: llvm.func ptx_kernelcc @test_phi(
+// SM60: "ptxcc.copy_param"
+// PTX-LABEL: .entry test_phi(
+// PTX-NOT: .local
+// PTX: cvta.param.u64
+llvm.func ptx_kernelcc @test_phi(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %other: !llvm.ptr, %c: i1, %out: !llvm.ptr) {
+  llvm.cond_br %c, ^join(%s : !llvm.ptr), ^join(%other : !llvm.ptr)
+^join(%p: !llvm.ptr):
+  %v = llvm.load %p : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// The phi written through: copy (upstream test_phi_write).
+// CHECK-LABEL: llvm.func ptx_kernelcc @test_phi_write(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: llvm.cond_br %{{.*}}, ^{{.*}}(%[[SLOT]] : !llvm.ptr)
+llvm.func ptx_kernelcc @test_phi_write(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %other: !llvm.ptr, %c: i1) {
+  llvm.cond_br %c, ^join(%s : !llvm.ptr), ^join(%other : !llvm.ptr)
+^join(%p: !llvm.ptr):
+  %one = llvm.mlir.constant(1 : i32) : i32
+  llvm.store %one, %p : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Partial escape: field loads stay ld.param at their offsets, and only the
+// call gets the generic address (a GEP of it for the derived pointer).
+// CHECK-LABEL: llvm.func ptx_kernelcc @partial_escape(
+// CHECK: %[[P:.*]] = llvm.addrspacecast
+// CHECK-NEXT: %[[G:.*]] = "ptxcc.param_to_generic"(%[[P]])
+// CHECK-DAG: "ptxcc.load_param"(%[[P]]) {alignment = 4 : i64, offset = 4 : i64}
+// CHECK-DAG: %[[GQ:.*]] = llvm.getelementptr %[[G]][4] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.call @consume_field(%[[GQ]])
+// PTX-LABEL: .entry partial_escape(
+// PTX-NOT: .local
+// PTX: ld.param.b32 %r{{[0-9]+}}, [partial_escape_param_0+4];
+llvm.func @consume_field(!llvm.ptr {llvm.readonly, llvm.nocapture})
+llvm.func ptx_kernelcc @partial_escape(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %q = llvm.getelementptr %s[4] : (!llvm.ptr) -> !llvm.ptr, i8
+  %v = llvm.load %q : !llvm.ptr -> i32
+  llvm.call @consume_field(%q) : (!llvm.ptr) -> ()
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Grid constants (explicit nvvm.grid_constant, which MLIR accepts only
+// with nvvm.kernel) are read-only by contract:
+// escapes to unknown code, to memory and as integers all use the generic
+// address and nothing is copied (upstream grid_const_escape,
+// multiple_grid_const_escape, grid_const_memory_escape, grid_const_ptrtoint).
+// CHECK-LABEL: llvm.func ptx_kernelcc @multiple_grid_const_escape(
+// CHECK-SAME: %[[A:[^:]*]]: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, nvvm.grid_constant}, %[[B:[^:]*]]: !llvm.ptr {llvm.byval = i32, nvvm.grid_constant}
+// CHECK-DAG: %[[PA:.*]] = llvm.addrspacecast %[[A]]
+// CHECK-DAG: %[[GA:.*]] = "ptxcc.param_to_generic"(%[[PA]])
+// CHECK-DAG: %[[PB:.*]] = llvm.addrspacecast %[[B]]
+// CHECK-DAG: %[[GB:.*]] = "ptxcc.param_to_generic"(%[[PB]])
+// CHECK: llvm.call @unknown2(%[[GA]], %[[GB]])
+// CHECK-NEXT: llvm.store %[[GA]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK-NEXT: llvm.ptrtoint %[[GB]]
+// CHECK-NOT: llvm.alloca
+// PTX-LABEL: .entry multiple_grid_const_escape(
+// PTX-NOT: .local
+// PTX-COUNT-2: cvta.param.u64
+llvm.func @unknown2(!llvm.ptr, !llvm.ptr)
+llvm.func ptx_kernelcc @multiple_grid_const_escape(%a: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, nvvm.grid_constant}, %b: !llvm.ptr {llvm.byval = i32, nvvm.grid_constant}, %out: !llvm.ptr) attributes {nvvm.kernel} {
+  llvm.call @unknown2(%a, %b) : (!llvm.ptr, !llvm.ptr) -> ()
+  llvm.store %a, %out : !llvm.ptr, !llvm.ptr
+  %i = llvm.ptrtoint %b : !llvm.ptr to i64
+  llvm.store %i, %out : i64, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// clang -O2 marks a kernel parameter that is only read and not captured
+// readonly + nocapture: an implicit grid constant, so even a call to an
+// unknown function keeps it in param space.
+// CHECK-LABEL: llvm.func ptx_kernelcc @implicit_grid_constant(
+// CHECK-SAME: nvvm.grid_constant
+// CHECK: "ptxcc.param_to_generic"
+// CHECK-NOT: llvm.alloca
+llvm.func @unknown_sink(!llvm.ptr)
+llvm.func ptx_kernelcc @implicit_grid_constant(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, llvm.readonly, llvm.nocapture}) {
+  llvm.call @unknown_sink(%s) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+// Comparing the address needs a generic pointer, nothing else.
+// CHECK-LABEL: llvm.func ptx_kernelcc @compare_address(
+// CHECK: %[[G:.*]] = "ptxcc.param_to_generic"
+// CHECK: llvm.icmp "eq" %[[G]], %{{.*}} : !llvm.ptr
+llvm.func ptx_kernelcc @compare_address(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %other: !llvm.ptr, %out: !llvm.ptr) {
+  %same = llvm.icmp "eq" %s, %other : !llvm.ptr
+  llvm.store %same, %out : i1, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Two byval structs in one kernel are decided separately: the read one stays
+// in param space, the written one is copied.
+// CHECK-LABEL: llvm.func ptx_kernelcc @two_structs(
+// CHECK-SAME: %[[R:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[W:[^:]*]]: !llvm.ptr
+// CHECK-DAG: %[[PR:.*]] = llvm.addrspacecast %[[R]]
+// CHECK-DAG: %[[PW:.*]] = llvm.addrspacecast %[[W]]
+// CHECK-DAG: %[[SLOT:.*]] = llvm.alloca
+// CHECK-DAG: "ptxcc.copy_param"(%[[PW]], %[[SLOT]])
+// CHECK-DAG: %[[V:.*]] = "ptxcc.load_param"(%[[PR]]) {alignment = 4 : i64, offset = 4 : i64}
+// CHECK: llvm.store %[[V]], %[[SLOT]]
+llvm.func ptx_kernelcc @two_structs(%r: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %w: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %q = llvm.getelementptr %r[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32)>
+  %v = llvm.load %q : !llvm.ptr -> i32
+  llvm.store %v, %w : i32, !llvm.ptr
+  %x = llvm.load %w : !llvm.ptr -> i32
+  llvm.store %x, %out : i32, !llvm.ptr
+  llvm.return
+}
