@@ -11,33 +11,40 @@
 //!
 //! ```
 //! use melior::{ir::Module, pass::PassManager, Context};
-//! use ptxcc::{ConvertPtxccToLlvmOptions, PipelineOptions};
+//! use ptxcc::{ConvertPtxccToLlvmOptions, LowerStructArgsOptions, PipelineOptions};
 //!
 //! // A context of your own: ptxcc adds the dialects it needs and `ptxcc`.
 //! let context = Context::new();
 //! ptxcc::prepare_context(&context)?;
 //!
+//! // A kernel that reads field 2, element 3 of its byval struct.
 //! let mut module = Module::parse(&context, r#"
 //!   llvm.func ptx_kernelcc @k(%s: !llvm.ptr {llvm.byval = !llvm.struct<(f64, i8, array<4 x i32>)>, llvm.align = 8 : i64},
 //!                             %out: !llvm.ptr) {
-//!     %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
-//!     %a3 = "ptxcc.load_param"(%p) {offset = 24 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> i32
+//!     %q = llvm.getelementptr %s[0, 2, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(f64, i8, array<4 x i32>)>
+//!     %a3 = llvm.load %q : !llvm.ptr -> i32
 //!     llvm.store %a3, %out : i32, !llvm.ptr
 //!     llvm.return
 //!   }
 //! "#).expect("valid IR");
 //!
-//! // Add one pass with typed options, or the whole pipeline.
+//! // Add passes with typed options (or the whole pipeline with
+//! // `ptxcc::add_pipeline(&pm, &PipelineOptions::default())`).
 //! let pm = PassManager::new(&context);
+//! pm.add_pass(ptxcc::create_lower_struct_args_pass(&LowerStructArgsOptions {
+//!     chip: "sm_80".into(),
+//!     ..Default::default()
+//! }));
 //! pm.nested_under("llvm.func").add_pass(ptxcc::create_convert_ptxcc_to_llvm_pass(
 //!     &ConvertPtxccToLlvmOptions { inline_copy_threshold: 128, ..Default::default() },
 //! ));
-//! ptxcc::add_pipeline(&pm, &PipelineOptions::default());
 //! pm.run(&mut module)?;
 //!
+//! // The field is read from param space at offset 24, and no ptxcc op is left.
 //! let text = module.as_operation().to_string();
-//! assert!(text.contains("llvm.load"));
-//! assert!(!text.contains("ptxcc."));
+//! assert!(text.contains("llvm.getelementptr %0[24] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8"), "{text}");
+//! assert!(!text.contains("\"ptxcc."));
+//! # let _ = PipelineOptions::default();
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -57,6 +64,7 @@ pub use context::{create_context, prepare_context, register_dialects};
 pub use pipeline::{add_pipeline, PipelineOptions};
 pub use ptxcc_conversions as conversions;
 pub use ptxcc_conversions::{
+    lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
     ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };

@@ -1,7 +1,9 @@
-// ptxcc-pipeline runs the passes that have landed (today the final
-// conversion), with one set of options handed to each of them, and its
-// output compiles with llc.
+// ptxcc-pipeline runs the passes that have landed (today lower-struct-args
+// and the final conversion), with one set of options handed to each of
+// them, and its output compiles with llc.
 // RUN: %ptxcc-opt %s --ptxcc-pipeline | FileCheck %s
+// RUN: %ptxcc-opt %s --ptxcc-pipeline='opt-byval=false' | FileCheck %s --check-prefix=OFF
+// RUN: %ptxcc-opt %s --ptxcc-pipeline='chip=sm_60' | FileCheck %s --check-prefix=SM60
 // RUN: %ptxcc-opt %s --ptxcc-pipeline='vector-copy=false' | FileCheck %s --check-prefix=SCALAR
 // RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=PTX
 
@@ -24,3 +26,29 @@ llvm.func ptx_kernelcc @copy(%s: !llvm.ptr {llvm.byval = !llvm.array<4 x i64>, l
   llvm.return
 }
 llvm.func @consume(!llvm.ptr)
+
+// Plain byval IR: lower-struct-args decides (cast-only: @reads only reads),
+// the conversion lowers its ops. The pipeline's opt-byval and chip reach
+// lower-struct-args: opt-byval=false leaves the kernel alone, and sm_60 (no
+// cvta.param) makes a copy.
+// CHECK-LABEL: llvm.func ptx_kernelcc @escape(
+// CHECK-SAME: nvvm.grid_constant
+// CHECK-SAME: attributes {nvvm.kernel}
+// CHECK: %[[P:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<101>
+// CHECK-NEXT: %[[G:.*]] = llvm.addrspacecast %[[P]] : !llvm.ptr<101> to !llvm.ptr
+// CHECK-NEXT: llvm.call @reads(%[[G]])
+// OFF-LABEL: llvm.func ptx_kernelcc @escape(
+// OFF-SAME: %[[S:[^:]*]]: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>})
+// OFF-NEXT: llvm.call @reads(%[[S]])
+// SM60-LABEL: llvm.func ptx_kernelcc @escape(
+// SM60-NOT: nvvm.grid_constant
+// SM60: %[[SLOT:.*]] = llvm.alloca
+// SM60: llvm.call @reads(%[[SLOT]])
+// PTX-LABEL: .entry escape(
+// PTX-NOT: .local
+// PTX: cvta.param.u64
+llvm.func @reads(!llvm.ptr {llvm.readonly, llvm.nocapture})
+llvm.func ptx_kernelcc @escape(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}) {
+  llvm.call @reads(%s) : (!llvm.ptr) -> ()
+  llvm.return
+}
