@@ -24,6 +24,7 @@ config.environment["NO_COLOR"] = "1"
 
 config.substitutions.append(("%ptxcc-opt", ptxcc_opt))
 config.substitutions.append(("%repo", repo))
+config.substitutions.append(("%llvm-bin", llvm_bin))
 config.substitutions.append(
     ("%llc-sm90", f"{llvm_bin}/llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80")
 )

@@ -1,8 +1,8 @@
 // (-nocudainc: no CUDA headers, so __global__ is spelled as its attribute.)
 // The whole tool chain a CUDA front end would use: clang's device IR,
 // imported into MLIR, through ptxcc-opt, back to LLVM IR and through llc.
-// Until lower-struct-args lands the pipeline leaves clang's byval handling
-// to llc; this proves the path and the launch ABI survive the round trip.
+// This proves the path and the launch ABI survive the round trip; the
+// struct-args-*.cu tests check what lower-struct-args does on the way.
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
 // RUN: mlir-translate --import-llvm %t.ll -o %t.mlir
 // RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s

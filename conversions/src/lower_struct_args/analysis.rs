@@ -8,7 +8,7 @@
 
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 
-use super::readonly::{is_atomic, Escape, ReadOnlyAnalysis};
+use super::readonly::{is_atomic, is_debug_info, Escape, ReadOnlyAnalysis};
 use crate::{
     abi::{mlir::abi_type, AbiType, DataLayout},
     ir::{argument_attributes, dictionary_has, gep_indices, op_name, successor_argument, type_attribute, uses, Use},
@@ -306,6 +306,14 @@ fn classify_use<'c, 'a>(
             if let Ok(result) = op.result(0) {
                 plan.nodes.push(Node { value: result.into(), parent: Some((position, op)), offset });
             }
+            Ok(UseClass::Done)
+        }
+        // Debug information only names the pointer; it keeps the original.
+        name if is_debug_info(name) => Ok(UseClass::Done),
+        // An assumption about the pointer (an `align` bundle) holds for
+        // its param-space view too.
+        "llvm.intr.assume" => {
+            plan.actions.push(Action::ParamRead(used, position));
             Ok(UseClass::Done)
         }
         "llvm.load" if is_atomic(op) => escape("is read by an atomic 'llvm.load'".into()),

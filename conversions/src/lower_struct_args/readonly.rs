@@ -97,7 +97,8 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
                             work.push(result.into());
                         }
                     }
-                    "llvm.load" | "llvm.icmp" => {}
+                    "llvm.load" | "llvm.icmp" | "llvm.intr.assume" => {}
+                    name if is_debug_info(name) => {}
                     "llvm.store" if used.index == 1 => return Err(Escape::write(op, "is written by 'llvm.store'")),
                     "llvm.store" => return Err(Escape::capture(op, "is stored to memory")),
                     "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {}
@@ -190,11 +191,19 @@ fn promises_read_only(dictionary: Option<melior::ir::attribute::Attribute>) -> b
 /// only way left for a read-only function to hand the address on).
 fn reads_memory_only(op: OperationRef) -> bool {
     let Ok(effects) = op.attribute("memory_effects") else { return false };
-    let text = effects.to_string();
-    let reads_at_most = |kind: &str| {
-        ["none", "read"].iter().any(|level| text.contains(&format!("{kind} = {level}")))
-    };
+    let levels = memory_effect_levels(&effects.to_string());
+    let reads_at_most = |kind: &str| levels.iter().any(|(k, level)| k == kind && matches!(level.as_str(), "none" | "read"));
     reads_at_most("other") && reads_at_most("argMem") && !returns_pointer(op)
+}
+
+/// The `kind = level` pairs of a printed `#llvm.memory_effects<...>`.
+fn memory_effect_levels(text: &str) -> Vec<(String, String)> {
+    let inner = text.split_once('<').and_then(|(_, rest)| rest.strip_suffix('>')).unwrap_or_default();
+    inner
+        .split(',')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(kind, level)| (kind.trim().to_string(), level.trim().to_string()))
+        .collect()
 }
 
 fn returns_pointer(op: OperationRef) -> bool {
@@ -242,4 +251,9 @@ fn trusted_linkage(func: OperationRef) -> bool {
 /// Whether a load is atomic (`ordering` other than `not_atomic`).
 pub(super) fn is_atomic(op: OperationRef) -> bool {
     integer_attribute(op, "ordering").unwrap_or(0) != 0
+}
+
+/// Whether an op only carries debug information about its operands.
+pub(super) fn is_debug_info(name: &str) -> bool {
+    matches!(name, "llvm.intr.dbg.declare" | "llvm.intr.dbg.value" | "llvm.intr.dbg.label")
 }

@@ -125,3 +125,27 @@ fn call_cycles_are_decided_soundly(#[case] f_writes: bool, #[case] expected: Str
 fn alignment_at_an_offset(#[case] base: u64, #[case] offset: i64, #[case] expected: u64) {
     assert_eq!(analysis::offset_alignment(base, offset), expected);
 }
+
+/// `readwrite` is not `read`: the levels are read whole.
+#[rstest]
+#[case("argMem = read, other = none", true)]
+#[case("other = read, argMem = readwrite", false)]
+#[case("other = readwrite, argMem = read", false)]
+#[case("other = none, argMem = none", true)]
+#[case("other = none, argMem = write", false)]
+fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bool) {
+    let context = llvm_context();
+    let text = format!(
+        r#"
+        llvm.func @f(!llvm.ptr) attributes {{memory_effects = #llvm.memory_effects<{effects}, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>}}
+        llvm.func ptx_kernelcc @k(%s: !llvm.ptr {{llvm.byval = !llvm.struct<(i32, i32)>}}) {{
+          llvm.call @f(%s) : (!llvm.ptr) -> ()
+          llvm.return
+        }}
+        "#
+    );
+    let module = module(&context, &text);
+    let summary = lower_struct_args(module.as_operation().into(), &LowerStructArgsOptions::default()).expect("lowers");
+    let expected = if reads_only { Strategy::CastOnly } else { Strategy::Copy };
+    assert_eq!(summary[0].2, expected, "{effects}");
+}
