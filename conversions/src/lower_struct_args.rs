@@ -175,7 +175,8 @@ pub fn lower_struct_args(
         }
         let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { continue };
         let mut errors: Vec<(melior::ir::Location, String)> = Vec::new();
-        let target = crate::abi::signature::function_target(func, &options.chip, (options.ptx != 0).then_some(options.ptx));
+        let target =
+            crate::abi::signature::function_target(func, &options.chip, (options.ptx != 0).then_some(options.ptx));
         let target = match target {
             Ok(target) => target,
             Err(error) => {
@@ -199,8 +200,7 @@ pub fn lower_struct_args(
             for index in 0..entry.argument_count() {
                 let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) else { continue };
                 // SAFETY: reading the type of a live type attribute.
-                let byval_type =
-                    unsafe { melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(byval.to_raw())) };
+                let byval_type = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(byval.to_raw())) };
                 let parameter: melior::ir::Value = entry.argument(index).expect("index < argument_count").into();
                 // SAFETY: the argument lives as long as the function body.
                 let parameter = unsafe { melior::ir::Value::from_raw(melior::ir::ValueLike::to_raw(&parameter)) };
@@ -285,7 +285,6 @@ pub fn create_lower_struct_args_pass(options: &LowerStructArgsOptions) -> Pass {
         &[],
     )
 }
-
 
 #[cfg(test)]
 mod tests;

@@ -127,15 +127,16 @@ pub fn parse_u64(pass: &'static str, name: &str, value: Option<&str>) -> Result<
 /// Parses a chip name option (`sm_90`); the name is checked when a target
 /// is resolved.
 pub fn parse_chip(pass: &'static str, name: &str, value: Option<&str>) -> Result<String, OptionError> {
-    value.filter(|v| !v.is_empty()).map(str::to_string).ok_or_else(|| invalid(pass, name, value, "a chip name such as sm_90"))
+    value
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+        .ok_or_else(|| invalid(pass, name, value, "a chip name such as sm_90"))
 }
 
 /// Parses a PTX version option (times ten: `80` for PTX 8.0; 0 for the
 /// chip's minimum).
 pub fn parse_ptx(pass: &'static str, name: &str, value: Option<&str>) -> Result<u32, OptionError> {
-    value
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| invalid(pass, name, value, "a PTX version times ten, such as 80"))
+    value.and_then(|v| v.parse().ok()).ok_or_else(|| invalid(pass, name, value, "a PTX version times ten, such as 80"))
 }
 
 fn invalid(pass: &'static str, name: &str, value: Option<&str>, expected: &'static str) -> OptionError {

@@ -249,11 +249,11 @@ fn add_unplanned_uses_as_generic(plan: &mut ArgumentPlan) {
     let planned: std::collections::HashSet<(usize, usize)> = plan
         .actions
         .iter()
-        .filter_map(|action| match action {
-            Action::ParamRead(u, _) | Action::Generic(u, _) => Some((u.owner.to_raw().ptr as usize, u.index)),
-            Action::FieldLoad { load, .. } => Some((load.to_raw().ptr as usize, 0)),
-            Action::CopyFrom { op, .. } => Some((op.to_raw().ptr as usize, 1)),
-            Action::ParamView(op, _) => Some((op.to_raw().ptr as usize, 0)),
+        .map(|action| match action {
+            Action::ParamRead(u, _) | Action::Generic(u, _) => (u.owner.to_raw().ptr as usize, u.index),
+            Action::FieldLoad { load, .. } => (load.to_raw().ptr as usize, 0),
+            Action::CopyFrom { op, .. } => (op.to_raw().ptr as usize, 1),
+            Action::ParamView(op, _) => (op.to_raw().ptr as usize, 0),
         })
         .collect();
     let children: std::collections::HashSet<usize> =
@@ -355,13 +355,13 @@ fn classify_use<'c, 'a>(
             plan.actions.push(Action::CopyFrom { op, node: position, alignment });
             Ok(UseClass::Done)
         }
-        "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" | "llvm.intr.memset"
+        "llvm.intr.memcpy"
+        | "llvm.intr.memmove"
+        | "llvm.intr.memcpy.inline"
+        | "llvm.intr.memset"
         | "llvm.intr.memset.inline" => write(format!("is written by '{name}'")),
         "llvm.addrspacecast" => {
-            let to_param = op
-                .result(0)
-                .ok()
-                .and_then(|r| ptxcc_dialect::types::pointer_address_space(r.r#type()))
+            let to_param = op.result(0).ok().and_then(|r| ptxcc_dialect::types::pointer_address_space(r.r#type()))
                 == Some(ptxcc_dialect::address_space::PARAM);
             if to_param {
                 plan.actions.push(Action::ParamView(op, position));
@@ -383,7 +383,8 @@ fn classify_use<'c, 'a>(
             Err(escape) => Err(Classified::Escape(escape)),
         },
         "llvm.select" => {
-            let merged: Value = op.result(0).map_err(|_| Classified::Escape(Escape::capture(op, "is malformed")))?.into();
+            let merged: Value =
+                op.result(0).map_err(|_| Classified::Escape(Escape::capture(op, "is malformed")))?.into();
             merge(plan, used, position, merged, readonly)
         }
         "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
@@ -416,4 +417,3 @@ pub fn gep_offset(layout: &DataLayout, gep: OperationRef) -> Option<i64> {
     let source = abi_type(type_attribute(gep, "elem_type")?).ok()?;
     layout.gep_offset(&source, &indices?).ok()
 }
-

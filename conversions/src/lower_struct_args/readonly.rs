@@ -10,7 +10,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use melior::ir::{attribute::AttributeLike, operation::OperationLike, BlockLike, OperationRef, RegionLike, TypeLike, Value, ValueLike};
+use melior::ir::{
+    attribute::AttributeLike, operation::OperationLike, BlockLike, OperationRef, RegionLike, TypeLike, Value, ValueLike,
+};
 
 use crate::ir::{
     argument_attributes, call_argument_index, dictionary_has, integer_attribute, op_name, successor_argument, uses,
@@ -102,10 +104,11 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
                     "llvm.store" if used.index == 1 => return Err(Escape::write(op, "is written by 'llvm.store'")),
                     "llvm.store" => return Err(Escape::capture(op, "is stored to memory")),
                     "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {}
-                    name @ ("llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline"
-                    | "llvm.intr.memset" | "llvm.intr.memset.inline") => {
-                        return Err(Escape::write(op, format!("is written by '{name}'")))
-                    }
+                    name @ ("llvm.intr.memcpy"
+                    | "llvm.intr.memmove"
+                    | "llvm.intr.memcpy.inline"
+                    | "llvm.intr.memset"
+                    | "llvm.intr.memset.inline") => return Err(Escape::write(op, format!("is written by '{name}'"))),
                     "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
                         Some(argument) => work.push(argument),
                         None => return Err(Escape::capture(op, "is used by a branch ptxcc does not follow")),
@@ -192,7 +195,8 @@ fn promises_read_only(dictionary: Option<melior::ir::attribute::Attribute>) -> b
 fn reads_memory_only(op: OperationRef) -> bool {
     let Ok(effects) = op.attribute("memory_effects") else { return false };
     let levels = memory_effect_levels(&effects.to_string());
-    let reads_at_most = |kind: &str| levels.iter().any(|(k, level)| k == kind && matches!(level.as_str(), "none" | "read"));
+    let reads_at_most =
+        |kind: &str| levels.iter().any(|(k, level)| k == kind && matches!(level.as_str(), "none" | "read"));
     reads_at_most("other") && reads_at_most("argMem") && !returns_pointer(op)
 }
 

@@ -59,7 +59,10 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
             }
         }
         let one = OperationBuilder::new("llvm.mlir.constant", location)
-            .add_attributes(&[(Identifier::new(&context, "value"), IntegerAttribute::new(IntegerType::new(&context, 32).into(), 1).into())])
+            .add_attributes(&[(
+                Identifier::new(&context, "value"),
+                IntegerAttribute::new(IntegerType::new(&context, 32).into(), 1).into(),
+            )])
             .add_results(&[IntegerType::new(&context, 32).into()])
             .build()
             .expect("valid constant");

@@ -1,10 +1,7 @@
 //! Unit tests of lower-struct-args: the all-or-nothing rule per kernel,
 //! the read-only analysis through call cycles, and alignment facts.
 
-use melior::{
-    ir::{Module},
-    Context,
-};
+use melior::{ir::Module, Context};
 use rstest::rstest;
 
 use super::*;
@@ -17,7 +14,7 @@ fn module<'c>(context: &'c Context, text: &str) -> Module<'c> {
 
 /// The printed `llvm.func @name`.
 fn function_text(module: &Module, name: &str) -> String {
-    functions(module.as_operation().into())
+    functions(module.as_operation())
         .into_iter()
         .find(|f| crate::abi::signature::function_name(*f) == name)
         .map(|f| f.to_string())
@@ -44,7 +41,7 @@ fn a_kernel_with_a_problem_is_left_unchanged_and_the_others_are_lowered() {
         "#,
     );
     let before = function_text(&module, "bad");
-    let result = lower_struct_args(module.as_operation().into(), &LowerStructArgsOptions::default());
+    let result = lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default());
     assert_eq!(result, Err(LowerStructArgsError::Kernels { kernels: 1, problems: 1 }));
     assert_eq!(function_text(&module, "bad"), before, "the failing kernel must not be touched");
     let good = function_text(&module, "good");
@@ -67,7 +64,7 @@ fn the_summary_names_each_strategy() {
         }
         "#,
     );
-    let summary = lower_struct_args(module.as_operation().into(), &LowerStructArgsOptions::default()).expect("lowers");
+    let summary = lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default()).expect("lowers");
     let strategies: Vec<_> = summary.iter().map(|(_, index, strategy)| (*index, *strategy)).collect();
     assert_eq!(strategies, vec![(0, Strategy::ParamSpace), (1, Strategy::CastOnly), (2, Strategy::Copy)]);
 }
@@ -108,7 +105,7 @@ fn call_cycles_are_decided_soundly(#[case] f_writes: bool, #[case] expected: Str
         "#
     );
     let module = module(&context, &text);
-    let summary = lower_struct_args(module.as_operation().into(), &LowerStructArgsOptions::default()).expect("lowers");
+    let summary = lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default()).expect("lowers");
     for (kernel, _, strategy) in summary {
         assert_eq!(strategy, expected, "{kernel}");
     }
@@ -145,7 +142,7 @@ fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bo
         "#
     );
     let module = module(&context, &text);
-    let summary = lower_struct_args(module.as_operation().into(), &LowerStructArgsOptions::default()).expect("lowers");
+    let summary = lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default()).expect("lowers");
     let expected = if reads_only { Strategy::CastOnly } else { Strategy::Copy };
     assert_eq!(summary[0].2, expected, "{effects}");
 }
