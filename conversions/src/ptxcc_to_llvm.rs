@@ -209,7 +209,9 @@ impl<'c> Emitter<'c> {
     /// result (if any).
     pub fn emit(&self, operation: melior::ir::Operation<'c>) -> Option<melior::ir::Value<'c, 'c>> {
         let inserted = self.rewriter.insert(operation);
-        let result = inserted.result(0).ok().map(|r| r.to_raw());
+        // Ask for a result only when there is one: melior prints the whole op
+        // into the error otherwise, which made copies quadratic in module size.
+        let result = (inserted.result_count() > 0).then(|| inserted.result(0).ok()).flatten().map(|r| r.to_raw());
         // SAFETY: the result belongs to an op owned by the IR, which outlives
         // this rewrite; melior values carry no ownership.
         result.map(|raw| unsafe { melior::ir::Value::from_raw(raw) })
