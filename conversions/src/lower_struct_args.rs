@@ -199,6 +199,15 @@ pub fn lower_struct_args(
             let signature = function_signature(func, false).ok();
             for index in 0..entry.argument_count() {
                 let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) else { continue };
+                // Only a generic pointer is the kernel-parameter byval of
+                // the PTX ABI; anything else is left as it is.
+                let generic = entry.argument(index).is_ok_and(|a| {
+                    ptxcc_dialect::types::pointer_address_space(melior::ir::ValueLike::r#type(&a))
+                        == Some(ptxcc_dialect::address_space::GENERIC)
+                });
+                if !generic {
+                    continue;
+                }
                 // SAFETY: reading the type of a live type attribute.
                 let byval_type = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(byval.to_raw())) };
                 let parameter: melior::ir::Value = entry.argument(index).expect("index < argument_count").into();

@@ -419,8 +419,15 @@ impl DataLayout {
     /// `composite_offset` when the first index is 0.
     pub fn gep_offset(&self, source: &AbiType, indices: &[i64]) -> Result<i64, AbiError> {
         let Some((&first, rest)) = indices.split_first() else { return Ok(0) };
-        let scaled = |index: i64, size: u64| index.saturating_mul(i64::try_from(size).unwrap_or(i64::MAX));
-        let mut offset = scaled(first, self.alloc_size(source));
+        // GEP arithmetic wraps at the 64-bit index width, as in LLVM; a
+        // type whose size does not even fit has no meaningful offset.
+        let stride = |ty: &AbiType, size: u64| {
+            i64::try_from(size).map_err(|_| AbiError::Unsupported {
+                ty: ty.to_string(),
+                reason: "its size does not fit a 64-bit GEP index".into(),
+            })
+        };
+        let mut offset = first.wrapping_mul(stride(source, self.alloc_size(source))?);
         let mut current = source;
         for &index in rest {
             match current {
@@ -429,12 +436,17 @@ impl DataLayout {
                         .ok()
                         .filter(|&i| i < body.fields.len())
                         .ok_or_else(|| AbiError::FieldIndex { index, ty: current.to_string() })?;
-                    let field_offset = i64::try_from(self.struct_layout(body).offsets[field]).unwrap_or(i64::MAX);
-                    offset = offset.saturating_add(field_offset);
+                    offset = offset.wrapping_add(stride(current, self.struct_layout(body).offsets[field])?);
                     current = &body.fields[field];
                 }
-                AbiType::Array(elem, _) | AbiType::Vector(elem, _) => {
-                    offset = offset.saturating_add(scaled(index, self.alloc_size(elem)));
+                AbiType::Array(elem, _) => {
+                    offset = offset.wrapping_add(index.wrapping_mul(stride(elem, self.alloc_size(elem))?));
+                    current = elem;
+                }
+                // Vector elements are packed: the stride is the store size,
+                // and only byte-sized elements can be addressed.
+                AbiType::Vector(elem, _) if self.size_in_bits(elem).is_multiple_of(8) => {
+                    offset = offset.wrapping_add(index.wrapping_mul(stride(elem, self.store_size(elem))?));
                     current = elem;
                 }
                 _ => return Err(AbiError::NotIndexable { ty: current.to_string() }),

@@ -80,6 +80,8 @@ pub enum Action<'c, 'a> {
     /// An existing `llvm.addrspacecast` to param space: replaced by the
     /// param-space view.
     ParamView(OperationRef<'c, 'a>, usize),
+    /// An `llvm.intr.assume` that names the pointer in a bundle: erased.
+    DropAssume(OperationRef<'c, 'a>),
     /// The operand needs a generic address that is only read through.
     Generic(Use<'c, 'a>, usize),
 }
@@ -95,8 +97,11 @@ pub struct ArgumentPlan<'c, 'a> {
     pub mlir_type: melior::ir::Type<'c>,
     /// Its allocation size in bytes.
     pub size: u64,
-    /// The alignment of its `.param` (and of a local copy).
+    /// The alignment of its `.param`: what param-space reads may assume.
     pub alignment: u64,
+    /// The alignment of a local copy: the `.param` alignment or the byval
+    /// `llvm.align` the code may rely on, whichever is larger.
+    pub local_alignment: u64,
     /// Pointers derived from the parameter.
     pub nodes: Vec<Node<'c, 'a>>,
     /// What happens to each use (for `ParamSpace` and `CastOnly`).
@@ -126,6 +131,14 @@ pub struct PlanContext<'l> {
     pub has_cvta_param: bool,
     /// Largest local copy allowed, in bytes.
     pub max_copy: u64,
+}
+
+/// Whether a GEP yields one pointer (not a vector of pointers).
+fn returns_scalar_pointer(gep: OperationRef) -> bool {
+    gep.result(0).is_ok_and(|r| {
+        // SAFETY: a type query on a live value's type.
+        unsafe { mlir_sys::mlirTypeIsALLVMPointerType(melior::ir::TypeLike::to_raw(&r.r#type())) }
+    })
 }
 
 /// Known alignment of `base_alignment`-aligned memory advanced by `offset`.
@@ -158,6 +171,13 @@ pub fn plan_argument<'c, 'a>(
         mlir_type,
         size,
         alignment,
+        local_alignment: alignment.max(
+            argument_attributes(func, index)
+                .and_then(|d| crate::ir::dictionary_get(d, "llvm.align"))
+                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                .and_then(|a| u64::try_from(a.value()).ok())
+                .unwrap_or(1),
+        ),
         nodes: vec![Node { value: parameter, parent: None, offset: Some(0) }],
         actions: Vec::new(),
         escape: None,
@@ -176,7 +196,6 @@ pub fn plan_argument<'c, 'a>(
                     needs_generic.get_or_insert(op);
                 }
                 Err(Classified::Escape(escape)) => escapes.push(escape),
-                Err(Classified::Problem(problem)) => problems.push(problem),
             }
         }
         next += 1;
@@ -227,6 +246,17 @@ pub fn plan_argument<'c, 'a>(
         // of the parameter that is not planned yet needs the generic address.
         add_unplanned_uses_as_generic(&mut plan);
     }
+    if plan.strategy == Strategy::Copy {
+        if let Some(Action::ParamView(cast, _)) = plan.actions.iter().find(|a| matches!(a, Action::ParamView(..))) {
+            return Err(vec![Problem {
+                location: cast.location(),
+                message: format!(
+                    "parameter {index} needs a local copy (it {}), but this cast reads it in param space, which the copy cannot follow",
+                    plan.escape.as_ref().map_or("escapes", |e| e.reason.as_str())
+                ),
+            }]);
+        }
+    }
     if plan.strategy == Strategy::Copy && plan.size > context.max_copy {
         let escape = plan.escape.as_ref().expect("a copy has a reason");
         return Err(vec![Problem {
@@ -254,6 +284,7 @@ fn add_unplanned_uses_as_generic(plan: &mut ArgumentPlan) {
             Action::FieldLoad { load, .. } => (load.to_raw().ptr as usize, 0),
             Action::CopyFrom { op, .. } => (op.to_raw().ptr as usize, 1),
             Action::ParamView(op, _) => (op.to_raw().ptr as usize, 0),
+            Action::DropAssume(op) => (op.to_raw().ptr as usize, usize::MAX),
         })
         .collect();
     let children: std::collections::HashSet<usize> =
@@ -263,7 +294,8 @@ fn add_unplanned_uses_as_generic(plan: &mut ArgumentPlan) {
         for used in uses(node.value) {
             let key = (used.owner.to_raw().ptr as usize, used.index);
             let is_child = used.index == 0 && children.contains(&key.0);
-            if !planned.contains(&key) && !is_child {
+            let dropped = planned.contains(&(key.0, usize::MAX));
+            if !planned.contains(&key) && !is_child && !dropped {
                 extra.push(Action::Generic(used, position));
             }
         }
@@ -285,7 +317,6 @@ enum UseClass<'c, 'a> {
 
 enum Classified<'c, 'a> {
     Escape(Escape<'c, 'a>),
-    Problem(Problem<'c>),
 }
 
 fn classify_use<'c, 'a>(
@@ -301,6 +332,9 @@ fn classify_use<'c, 'a>(
     let write = |reason: String| Err(Classified::Escape(Escape::write(op, reason)));
     let name = op_name(op);
     match name.as_str() {
+        "llvm.getelementptr" if used.index == 0 && !returns_scalar_pointer(op) => {
+            escape("is indexed with a vector of indices".into())
+        }
         "llvm.getelementptr" if used.index == 0 => {
             let offset = node.offset.and_then(|base| gep_offset(context.layout, op).map(|o| base.checked_add(o))?);
             if let Ok(result) = op.result(0) {
@@ -310,10 +344,12 @@ fn classify_use<'c, 'a>(
         }
         // Debug information only names the pointer; it keeps the original.
         name if is_debug_info(name) => Ok(UseClass::Done),
-        // An assumption about the pointer (an `align` bundle) holds for
-        // its param-space view too.
+        // An assumption about the pointer (an `align` bundle) is dropped:
+        // on the param-space view llc would not recognise it and would copy
+        // the struct behind our back, and dropping an assumption is always
+        // correct. (With a copy it stays, on the copy.)
         "llvm.intr.assume" => {
-            plan.actions.push(Action::ParamRead(used, position));
+            plan.actions.push(Action::DropAssume(op));
             Ok(UseClass::Done)
         }
         "llvm.load" if is_atomic(op) => escape("is read by an atomic 'llvm.load'".into()),
@@ -325,13 +361,11 @@ fn classify_use<'c, 'a>(
                     let bytes = context.layout.store_size(&loaded);
                     let end = offset.checked_add(i64::try_from(bytes).unwrap_or(i64::MAX));
                     if offset < 0 || end.is_none_or(|end| end as u64 > plan.size) {
-                        return Err(Classified::Problem(Problem {
-                            location: op.location(),
-                            message: format!(
-                                "this load reads {bytes} bytes at offset {offset} of byval parameter {}, which has {} bytes",
-                                plan.index, plan.size
-                            ),
-                        }));
+                        // Outside the struct: undefined if it ever runs, but
+                        // it may be guarded or dead. Read param space as
+                        // llc would, without a claim about the offset.
+                        plan.actions.push(Action::ParamRead(used, position));
+                        return Ok(UseClass::Done);
                     }
                     // What is known for certain: the `.param` alignment and
                     // the offset. A load's own (or implied ABI) alignment

@@ -99,6 +99,9 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
                             work.push(result.into());
                         }
                     }
+                    "llvm.load" if is_atomic(op) => {
+                        return Err(Escape::capture(op, "is read by an atomic 'llvm.load'"))
+                    }
                     "llvm.load" | "llvm.icmp" | "llvm.intr.assume" => {}
                     name if is_debug_info(name) => {}
                     "llvm.store" if used.index == 1 => return Err(Escape::write(op, "is written by 'llvm.store'")),
@@ -138,7 +141,8 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         let Some(index) = call_argument_index(call, operand) else {
             return Err(Escape::capture(call, "is the callee or an operand bundle of a call"));
         };
-        if promises_read_only(argument_attributes(call, index)) || reads_memory_only(call) {
+        let call_site = argument_attributes(call, index);
+        if promises_read_only(call_site) || (reads_memory_only(call) && promises_no_capture(call_site)) {
             return Ok(());
         }
         let Some(callee) = callee_name(call) else {
@@ -147,7 +151,9 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         let Some(&function) = self.functions.get(&callee) else {
             return Err(Escape::capture(call, format!("is passed to '@{callee}', which is not in the module")));
         };
-        if promises_read_only(argument_attributes(function, index)) || reads_memory_only(function) {
+        let declared = argument_attributes(function, index);
+        let no_capture = promises_no_capture(call_site) || promises_no_capture(declared);
+        if promises_read_only(declared) || ((reads_memory_only(call) || reads_memory_only(function)) && no_capture) {
             return Ok(());
         }
         let may_write = || Escape::capture(call, format!("is passed to '@{callee}', which may write through it"));
@@ -189,9 +195,18 @@ fn promises_read_only(dictionary: Option<melior::ir::attribute::Attribute>) -> b
             && dictionary_has(dictionary, "llvm.nocapture"))
 }
 
+/// Whether the parameter attributes `dictionary` promise the callee keeps
+/// no copy of the address (`nocapture`, or `byval`: the callee gets a copy
+/// of the memory, not the address).
+fn promises_no_capture(dictionary: Option<melior::ir::attribute::Attribute>) -> bool {
+    dictionary.is_some_and(|d| dictionary_has(d, "llvm.nocapture") || dictionary_has(d, "llvm.byval"))
+}
+
 /// Whether the `memory_effects` of a call or function say it writes no
-/// memory a pointer argument could reach, and it returns no pointer (the
-/// only way left for a read-only function to hand the address on).
+/// memory a pointer argument could reach and returns no pointer. Not enough
+/// on its own: a read-only function can still hand the address back as an
+/// integer or keep it in inaccessible memory, so callers also need
+/// `nocapture`.
 fn reads_memory_only(op: OperationRef) -> bool {
     let Ok(effects) = op.attribute("memory_effects") else { return false };
     let levels = memory_effect_levels(&effects.to_string());
@@ -243,13 +258,15 @@ pub(super) fn symbol_name(func: OperationRef) -> Option<String> {
     melior::ir::attribute::StringAttribute::try_from(name).ok().map(|s| s.value().to_string())
 }
 
-/// Whether the body in this module is the one a call runs: not replaceable
-/// at link time by a different definition (`weak`, `linkonce`,
-/// `extern_weak`, `common`; the `_odr` forms are equivalent by rule).
+/// Whether the body in this module is exactly the one a call runs (LLVM's
+/// "exact definition"): external, internal or private. `weak`, `linkonce`,
+/// `common` and `extern_weak` bodies can be replaced at link time, and the
+/// `_odr` and `available_externally` ones by a copy optimised differently,
+/// so LLVM infers nothing from them either.
 fn trusted_linkage(func: OperationRef) -> bool {
     let Ok(linkage) = func.attribute("linkage") else { return true };
     let text = linkage.to_string();
-    !["<weak>", "<linkonce>", "<extern_weak>", "<common>"].iter().any(|kind| text.ends_with(kind))
+    ["<external>", "<internal>", "<private>"].iter().any(|kind| text.ends_with(kind))
 }
 
 /// Whether a load is atomic (`ordering` other than `not_atomic`).

@@ -70,7 +70,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         let alloca = OperationBuilder::new("llvm.alloca", location)
             .add_operands(&[one.result(0).expect("one result").into()])
             .add_attributes(&[
-                (Identifier::new(&context, "alignment"), integer(plan.alignment as i64)),
+                (Identifier::new(&context, "alignment"), integer(plan.local_alignment as i64)),
                 (Identifier::new(&context, "elem_type"), TypeAttribute::new(plan.mlir_type).into()),
             ])
             .add_results(&[pointer_type(&context, address_space::GENERIC)])
@@ -78,15 +78,17 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
             .expect("valid alloca");
         let alloca = insert_at_entry(entry, Some(one), alloca);
         let slot: Value = alloca.result(0).expect("one result").into();
-        let copy = OperationBuilder::new(names::COPY_PARAM, location)
-            .add_operands(&[view_value, slot])
-            .add_attributes(&[
-                (Identifier::new(&context, "size"), integer(plan.size as i64)),
-                (Identifier::new(&context, "alignment"), integer(plan.alignment as i64)),
-            ])
-            .build()
-            .expect("valid copy_param");
-        insert_at_entry(entry, Some(alloca), copy);
+        if plan.size > 0 {
+            let copy = OperationBuilder::new(names::COPY_PARAM, location)
+                .add_operands(&[view_value, slot])
+                .add_attributes(&[
+                    (Identifier::new(&context, "size"), integer(plan.size as i64)),
+                    (Identifier::new(&context, "alignment"), integer(plan.alignment as i64)),
+                ])
+                .build()
+                .expect("valid copy_param");
+            insert_at_entry(entry, Some(alloca), copy);
+        }
         let exceptions = [view.to_raw()];
         // SAFETY: both values are live; the only use kept is the view.
         unsafe {
@@ -112,8 +114,15 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         set_parameter_attribute(func, plan.index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
     }
 
+    let mut dropped = std::collections::HashSet::new();
     for action in &plan.actions {
         match action {
+            Action::DropAssume(assume) => {
+                if dropped.insert(assume.to_raw().ptr) {
+                    // SAFETY: an assume has no results; nothing refers to it.
+                    unsafe { mlir_sys::mlirOperationDestroy(assume.to_raw()) };
+                }
+            }
             Action::FieldLoad { load, offset, alignment } => rewriter.field_load(*load, *offset, *alignment),
             Action::ParamRead(used, node) => rewriter.set_operand(*used, *node, Space::Param),
             Action::Generic(used, node) => rewriter.set_operand(*used, *node, Space::Generic),

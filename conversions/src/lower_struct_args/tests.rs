@@ -123,7 +123,8 @@ fn alignment_at_an_offset(#[case] base: u64, #[case] offset: i64, #[case] expect
     assert_eq!(analysis::offset_alignment(base, offset), expected);
 }
 
-/// `readwrite` is not `read`: the levels are read whole.
+/// `readwrite` is not `read`: the levels are read whole. (With `nocapture`
+/// on the parameter; without it memory effects vouch for nothing.)
 #[rstest]
 #[case("argMem = read, other = none", true)]
 #[case("other = read, argMem = readwrite", false)]
@@ -134,7 +135,7 @@ fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bo
     let context = llvm_context();
     let text = format!(
         r#"
-        llvm.func @f(!llvm.ptr) attributes {{memory_effects = #llvm.memory_effects<{effects}, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>}}
+        llvm.func @f(!llvm.ptr {{llvm.nocapture}}) attributes {{memory_effects = #llvm.memory_effects<{effects}, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>}}
         llvm.func ptx_kernelcc @k(%s: !llvm.ptr {{llvm.byval = !llvm.struct<(i32, i32)>}}) {{
           llvm.call @f(%s) : (!llvm.ptr) -> ()
           llvm.return

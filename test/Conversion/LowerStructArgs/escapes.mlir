@@ -119,14 +119,50 @@ llvm.func ptx_kernelcc @unknown_callee(%s: !llvm.ptr {llvm.byval = !llvm.struct<
 
 // -----
 
-// The call site's own memory effects can vouch for the call: it reads at
-// most and returns no pointer.
+// The call site's own memory effects can vouch for the call when the
+// address is not captured: it reads at most and returns no pointer.
 // CHECK-LABEL: llvm.func ptx_kernelcc @call_site_reads_only(
 // CHECK: "ptxcc.param_to_generic"
 // CHECK-NOT: llvm.alloca
+// CHECK: llvm.return
 llvm.func @opaque(!llvm.ptr) -> i32
 llvm.func ptx_kernelcc @call_site_reads_only(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
-  %v = llvm.call @opaque(%s) {memory_effects = #llvm.memory_effects<other = read, argMem = read, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>} : (!llvm.ptr) -> i32
+  %v = llvm.call @opaque(%s) {memory_effects = #llvm.memory_effects<other = read, argMem = read, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>} : (!llvm.ptr {llvm.nocapture}) -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Memory effects alone do not vouch: a function that only reads can still
+// hand the address back as an integer, and the kernel then writes through
+// it. Copy.
+// CHECK-LABEL: llvm.func ptx_kernelcc @read_only_but_captured(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: llvm.call @hide(%[[SLOT]])
+llvm.func @hide(!llvm.ptr) -> i64 attributes {memory_effects = #llvm.memory_effects<other = read, argMem = read, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>}
+llvm.func ptx_kernelcc @read_only_but_captured(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %i = llvm.call @hide(%s) : (!llvm.ptr) -> i64
+  %p = llvm.inttoptr %i : i64 to !llvm.ptr
+  %seven = llvm.mlir.constant(7 : i32) : i32
+  llvm.store %seven, %p : i32, !llvm.ptr
+  %v = llvm.load %s : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A linkonce_odr body may be replaced by a copy optimised differently: like
+// LLVM, ptxcc infers nothing from it. Copy.
+// CHECK-LABEL: llvm.func ptx_kernelcc @odr_callee(
+// CHECK: "ptxcc.copy_param"
+llvm.func linkonce_odr @odr_reader(%p: !llvm.ptr) -> i32 {
+  %v = llvm.load %p : !llvm.ptr -> i32
+  llvm.return %v : i32
+}
+llvm.func ptx_kernelcc @odr_callee(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %v = llvm.call @odr_reader(%s) : (!llvm.ptr) -> i32
   llvm.store %v, %out : i32, !llvm.ptr
   llvm.return
 }
@@ -376,5 +412,68 @@ llvm.func ptx_kernelcc @two_structs(%r: !llvm.ptr {llvm.byval = !llvm.struct<(i3
   llvm.store %v, %w : i32, !llvm.ptr
   %x = llvm.load %w : !llvm.ptr -> i32
   llvm.store %x, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A GEP with a vector of indices yields a vector of pointers, which has no
+// param-space form here: copy (the output stays valid IR).
+// CHECK-LABEL: llvm.func ptx_kernelcc @vector_gep(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: llvm.getelementptr %[[SLOT]][%{{.*}}] : (!llvm.ptr, vector<2xi64>) -> vector<2x!llvm.ptr>, i32
+llvm.func ptx_kernelcc @vector_gep(%s: !llvm.ptr {llvm.byval = !llvm.array<4 x i32>}, %v: vector<2xi64>, %other: vector<2x!llvm.ptr>, %out: !llvm.ptr) {
+  %ps = llvm.getelementptr %s[%v] : (!llvm.ptr, vector<2xi64>) -> vector<2x!llvm.ptr>, i32
+  %same = llvm.icmp "eq" %ps, %other : vector<2x!llvm.ptr>
+  llvm.store %same, %out : vector<2xi1>, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// The local copy is as aligned as the code may assume (llvm.align = 16),
+// even when the .param itself is less aligned (alignstack = 4); the copy
+// reads param space with the alignment it has.
+// CHECK-LABEL: llvm.func ptx_kernelcc @copy_alignment(
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<4 x i32> {alignment = 16 : i64}
+// CHECK-NEXT: "ptxcc.copy_param"(%{{.*}}, %[[SLOT]]) {alignment = 4 : i64, size = 16 : i64}
+llvm.func ptx_kernelcc @copy_alignment(%s: !llvm.ptr {llvm.byval = !llvm.array<4 x i32>, llvm.align = 16 : i64, llvm.alignstack = 4 : i64}, %x: i32, %out: !llvm.ptr) {
+  llvm.store %x, %s : i32, !llvm.ptr
+  %v = llvm.load %s {alignment = 16 : i64} : !llvm.ptr -> vector<4xi32>
+  llvm.store %v, %out : vector<4xi32>, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// An empty struct that escapes gets a slot and nothing to copy.
+// CHECK-LABEL: llvm.func ptx_kernelcc @empty_struct(
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<()>
+// CHECK-NOT: "ptxcc.copy_param"
+// CHECK: llvm.call @unknown_empty(%[[SLOT]])
+llvm.func @unknown_empty(!llvm.ptr)
+llvm.func ptx_kernelcc @empty_struct(%s: !llvm.ptr {llvm.byval = !llvm.struct<()>}) {
+  llvm.call @unknown_empty(%s) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+// An alignment assumption about the struct is dropped rather than moved to
+// the param-space view (where llc would not recognise it and would copy
+// the struct behind the view's back).
+// CHECK-LABEL: llvm.func ptx_kernelcc @assume_aligned(
+// CHECK-NOT: llvm.intr.assume
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<101> -> i32
+// PTX-LABEL: .entry assume_aligned(
+// PTX-NOT: .local
+// PTX: ld.param.b32
+llvm.func ptx_kernelcc @assume_aligned(%s: !llvm.ptr {llvm.byval = !llvm.array<4 x i32>, llvm.align = 16 : i64}, %i: i64, %out: !llvm.ptr) {
+  %true = llvm.mlir.constant(true) : i1
+  %c16 = llvm.mlir.constant(16 : i64) : i64
+  llvm.intr.assume %true ["align"(%s, %c16 : !llvm.ptr, i64)] : i1
+  %e = llvm.getelementptr %s[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x i32>
+  %v = llvm.load %e : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
   llvm.return
 }

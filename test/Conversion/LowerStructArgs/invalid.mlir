@@ -43,20 +43,22 @@ llvm.func ptx_kernelcc @write_grid_constant(%s: !llvm.ptr {llvm.byval = !llvm.st
 
 // -----
 
-// A constant-offset load past the end of the struct.
-llvm.func ptx_kernelcc @past_the_end(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
-  %q = llvm.getelementptr %s[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32)>
-  // expected-error@+1 {{this load reads 4 bytes at offset 8 of byval parameter 0, which has 8 bytes}}
-  %v = llvm.load %q : !llvm.ptr -> i32
-  llvm.store %v, %out : i32, !llvm.ptr
+// A byval type the ABI has no layout for.
+// expected-error@+1 {{cannot lower this byval parameter}}
+llvm.func ptx_kernelcc @no_layout(%s: !llvm.ptr {llvm.byval = !llvm.struct<"opaque", opaque>}) {
   llvm.return
 }
 
 // -----
 
-// A byval type the ABI has no layout for.
-// expected-error@+1 {{cannot lower this byval parameter}}
-llvm.func ptx_kernelcc @no_layout(%s: !llvm.ptr {llvm.byval = !llvm.struct<"opaque", opaque>}) {
+// A struct that needs a copy but is also read through an explicit cast to
+// param space: the copy cannot follow that cast.
+llvm.func ptx_kernelcc @copy_and_param_cast(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %x: i32, %out: !llvm.ptr) {
+  llvm.store %x, %s : i32, !llvm.ptr
+  // expected-error@+1 {{parameter 0 needs a local copy (it is written by 'llvm.store'), but this cast reads it in param space, which the copy cannot follow}}
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %v = llvm.load %p : !llvm.ptr<101> -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
   llvm.return
 }
 
@@ -66,8 +68,8 @@ llvm.func ptx_kernelcc @no_layout(%s: !llvm.ptr {llvm.byval = !llvm.struct<"opaq
 llvm.func ptx_kernelcc @two_problems(%a: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, nvvm.grid_constant}, %b: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %x: i32) attributes {nvvm.kernel} {
   // expected-error@+1 {{a grid constant is read-only}}
   llvm.store %x, %a : i32, !llvm.ptr
-  %q = llvm.getelementptr %b[2] : (!llvm.ptr) -> !llvm.ptr, i32
-  // expected-error@+1 {{reads 4 bytes at offset 8}}
-  %v = llvm.load %q : !llvm.ptr -> i32
+  llvm.store %x, %b : i32, !llvm.ptr
+  // expected-error@+1 {{the copy cannot follow}}
+  %p = llvm.addrspacecast %b : !llvm.ptr to !llvm.ptr<101>
   llvm.return
 }

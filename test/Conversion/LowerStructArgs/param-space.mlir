@@ -173,3 +173,49 @@ llvm.func @device_function(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}
   %v = llvm.load %s : !llvm.ptr -> i32
   llvm.return %v : i32
 }
+
+// -----
+
+// A constant-offset load past the end of the struct (guarded here, so it
+// may never run) is not an error: it reads param space like any
+// non-constant read.
+// CHECK-LABEL: llvm.func ptx_kernelcc @guarded_past_the_end(
+// CHECK: %[[P:.*]] = llvm.addrspacecast
+// CHECK: %[[Q:.*]] = llvm.getelementptr %[[P]][1] : (!llvm.ptr<101>) -> !llvm.ptr<101>, !llvm.struct<(i32, i32)>
+// CHECK: llvm.load %[[Q]] : !llvm.ptr<101> -> i32
+llvm.func ptx_kernelcc @guarded_past_the_end(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %c: i1, %out: !llvm.ptr) {
+  llvm.cond_br %c, ^read, ^done
+^read:
+  %q = llvm.getelementptr %s[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32)>
+  %v = llvm.load %q : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.br ^done
+^done:
+  llvm.return
+}
+
+// -----
+
+// Vector elements are packed: element 1 of vector<2xi24> is 3 bytes after
+// element 0, at 8 + 3 = 11 (what llc computes too).
+// CHECK-LABEL: llvm.func ptx_kernelcc @vector_element(
+// CHECK: "ptxcc.load_param"(%{{.*}}) {alignment = 1 : i64, offset = 11 : i64} : (!llvm.ptr<101>) -> i24
+llvm.func ptx_kernelcc @vector_element(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, vector<2xi24>)>}, %out: !llvm.ptr) {
+  %q = llvm.getelementptr %s[0, 1, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, vector<2xi24>)>
+  %v = llvm.load %q : !llvm.ptr -> i24
+  llvm.store %v, %out : i24, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// byval on a pointer that is not generic is not the PTX kernel ABI: left
+// alone.
+// CHECK-LABEL: llvm.func ptx_kernelcc @global_byval(
+// CHECK-NOT: llvm.addrspacecast
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i32
+llvm.func ptx_kernelcc @global_byval(%s: !llvm.ptr<1> {llvm.byval = i32}, %out: !llvm.ptr) {
+  %v = llvm.load %s : !llvm.ptr<1> -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
