@@ -37,8 +37,7 @@ use std::{collections::HashSet, fmt::Write as _};
 
 use melior::{
     ir::{operation::OperationLike, OperationRef},
-    pass::{create_external, ExternalPass, Pass, RunExternalPass},
-    ContextRef,
+    pass::Pass,
 };
 use ptxcc_dialect::verify::emit_error;
 
@@ -50,6 +49,7 @@ use crate::{
         AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
     },
     options::{format_options, parse_chip, parse_ptx, parse_u64, OptionError, OptionInfo, PassOptions},
+    pass::{pass_from_fn, PassDescription, PassId},
 };
 
 /// Options of `ptxcc-abi-report`.
@@ -364,36 +364,25 @@ pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut
     problems
 }
 
-#[repr(align(8))]
-struct PassId;
 static PASS_ID: PassId = PassId;
-
-#[derive(Clone)]
-struct AbiReportPass(AbiReportOptions);
-
-impl<'c> RunExternalPass<'c> for AbiReportPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let mut text = String::new();
-        let problems = report_module(operation, &self.0, &mut text);
-        eprint!("{text}");
-        if problems > 0 {
-            pass.signal_failure();
-        }
-    }
-}
 
 /// The `ptxcc-abi-report` pass, anchored on `builtin.module`; it prints to
 /// standard error and changes nothing.
 pub fn create_abi_report_pass(options: &AbiReportOptions) -> Pass {
-    create_external(
-        AbiReportPass(options.clone()),
-        melior::ir::r#type::TypeId::create(&PASS_ID),
-        "PtxccAbiReport",
-        AbiReportOptions::PASS,
-        "Print each function's PTX prototype and parameter ABI; check kernel param space",
-        "builtin.module",
-        &[],
+    let options = options.clone();
+    pass_from_fn(
+        PassDescription {
+            id: &PASS_ID,
+            name: "PtxccAbiReport",
+            argument: AbiReportOptions::PASS,
+            description: "Print each function's PTX prototype and parameter ABI; check kernel param space",
+            anchor: "builtin.module",
+        },
+        move |module| {
+            let mut text = String::new();
+            let problems = report_module(module, &options, &mut text);
+            eprint!("{text}");
+            problems == 0
+        },
     )
 }

@@ -21,6 +21,7 @@ pub mod ir;
 pub mod kernel;
 pub mod lower_struct_args;
 pub mod options;
+pub mod pass;
 pub mod ptxcc_to_llvm;
 
 pub use options::{OptionError, OptionInfo, PassOptions};

@@ -42,8 +42,7 @@ use melior::{
         operation::OperationLike,
         BlockLike, OperationRef, RegionLike,
     },
-    pass::{create_external, ExternalPass, Pass, RunExternalPass},
-    ContextRef,
+    pass::Pass,
 };
 use ptxcc_dialect::verify::emit_error;
 
@@ -58,6 +57,7 @@ use crate::{
     ir::op_name,
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
     options::{format_options, parse_bool, parse_u64, OptionError, OptionInfo, PassOptions},
+    pass::{pass_from_fn, PassDescription, PassId},
 };
 
 /// The module attribute that records the `opt-byval` value
@@ -264,34 +264,21 @@ fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
     found
 }
 
-#[repr(align(8))]
-struct PassId;
 static PASS_ID: PassId = PassId;
-
-#[derive(Clone)]
-struct LowerStructArgsPass(LowerStructArgsOptions);
-
-impl<'c> RunExternalPass<'c> for LowerStructArgsPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if lower_struct_args(operation, &self.0).is_err() {
-            pass.signal_failure();
-        }
-    }
-}
 
 /// The `lower-struct-args` pass, anchored on `builtin.module` (it reads
 /// callees' bodies to decide the cast-only path).
 pub fn create_lower_struct_args_pass(options: &LowerStructArgsOptions) -> Pass {
-    create_external(
-        LowerStructArgsPass(options.clone()),
-        melior::ir::r#type::TypeId::create(&PASS_ID),
-        "LowerStructArgs",
-        LowerStructArgsOptions::PASS,
-        "Lower kernel byval parameters to param-space reads, cvta.param or local copies",
-        "builtin.module",
-        &[],
+    let options = options.clone();
+    pass_from_fn(
+        PassDescription {
+            id: &PASS_ID,
+            name: "LowerStructArgs",
+            argument: LowerStructArgsOptions::PASS,
+            description: "Lower kernel byval parameters to param-space reads, cvta.param or local copies",
+            anchor: "builtin.module",
+        },
+        move |module| lower_struct_args(module, &options).is_ok(),
     )
 }
 

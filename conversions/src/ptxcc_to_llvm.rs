@@ -26,8 +26,8 @@ use melior::{
         operation::{OperationLike, WalkOrder, WalkResult},
         OperationRef, ValueLike,
     },
-    pass::{create_external, ExternalPass, Pass, RunExternalPass},
-    Context, ContextRef, RewritePatternSet,
+    pass::Pass,
+    Context, RewritePatternSet,
 };
 use ptxcc_dialect::verify::emit_error;
 
@@ -37,7 +37,10 @@ pub use casts::{param_space_parameter, populate_cast_patterns};
 pub use copy_param::{plan_inline_copy, populate_copy_param_patterns, Access, AccessKind};
 pub use load_param::populate_load_param_patterns;
 
-use crate::options::{format_options, parse_bool, parse_u64, OptionError, OptionInfo, PassOptions};
+use crate::{
+    options::{format_options, parse_bool, parse_u64, OptionError, OptionInfo, PassOptions},
+    pass::{pass_from_fn, PassDescription, PassId},
+};
 
 /// Options of `convert-ptxcc-to-llvm`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,33 +168,20 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
     Ok(())
 }
 
-#[repr(align(8))]
-struct PassId;
 static PASS_ID: PassId = PassId;
-
-#[derive(Clone)]
-struct ConvertPtxccToLlvmPass(ConvertPtxccToLlvmOptions);
-
-impl<'c> RunExternalPass<'c> for ConvertPtxccToLlvmPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if convert_ptxcc_to_llvm(operation, &self.0).is_err() {
-            pass.signal_failure();
-        }
-    }
-}
 
 /// The `convert-ptxcc-to-llvm` pass, anchored on `llvm.func`.
 pub fn create_convert_ptxcc_to_llvm_pass(options: &ConvertPtxccToLlvmOptions) -> Pass {
-    create_external(
-        ConvertPtxccToLlvmPass(*options),
-        melior::ir::r#type::TypeId::create(&PASS_ID),
-        "ConvertPtxccToLlvm",
-        ConvertPtxccToLlvmOptions::PASS,
-        "Lower every ptxcc op to LLVM/NVVM-dialect ops",
-        "llvm.func",
-        &[],
+    let options = *options;
+    pass_from_fn(
+        PassDescription {
+            id: &PASS_ID,
+            name: "ConvertPtxccToLlvm",
+            argument: ConvertPtxccToLlvmOptions::PASS,
+            description: "Lower every ptxcc op to LLVM/NVVM-dialect ops",
+            anchor: "llvm.func",
+        },
+        move |function| convert_ptxcc_to_llvm(function, &options).is_ok(),
     )
 }
 

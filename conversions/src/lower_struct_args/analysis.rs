@@ -195,7 +195,7 @@ pub fn plan_argument<'c, 'a>(
                 Ok(UseClass::NeedsGeneric(op)) => {
                     needs_generic.get_or_insert(op);
                 }
-                Err(Classified::Escape(escape)) => escapes.push(escape),
+                Err(escape) => escapes.push(escape),
             }
         }
         next += 1;
@@ -315,10 +315,6 @@ enum UseClass<'c, 'a> {
     NeedsGeneric(OperationRef<'c, 'a>),
 }
 
-enum Classified<'c, 'a> {
-    Escape(Escape<'c, 'a>),
-}
-
 fn classify_use<'c, 'a>(
     plan: &mut ArgumentPlan<'c, 'a>,
     position: usize,
@@ -326,10 +322,10 @@ fn classify_use<'c, 'a>(
     used: Use<'c, 'a>,
     context: PlanContext,
     readonly: &mut ReadOnlyAnalysis<'c, 'a>,
-) -> Result<UseClass<'c, 'a>, Classified<'c, 'a>> {
+) -> Result<UseClass<'c, 'a>, Escape<'c, 'a>> {
     let op = used.owner;
-    let escape = |reason: String| Err(Classified::Escape(Escape::capture(op, reason)));
-    let write = |reason: String| Err(Classified::Escape(Escape::write(op, reason)));
+    let escape = |reason: String| Err(Escape::capture(op, reason));
+    let write = |reason: String| Err(Escape::write(op, reason));
     let name = op_name(op);
     match name.as_str() {
         "llvm.getelementptr" if used.index == 0 && !returns_scalar_pointer(op) => {
@@ -414,11 +410,10 @@ fn classify_use<'c, 'a>(
                 plan.actions.push(Action::Generic(used, position));
                 Ok(UseClass::NeedsGeneric(op))
             }
-            Err(escape) => Err(Classified::Escape(escape)),
+            Err(escape) => Err(escape),
         },
         "llvm.select" => {
-            let merged: Value =
-                op.result(0).map_err(|_| Classified::Escape(Escape::capture(op, "is malformed")))?.into();
+            let merged: Value = op.result(0).map_err(|_| Escape::capture(op, "is malformed"))?.into();
             merge(plan, used, position, merged, readonly)
         }
         "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
@@ -438,8 +433,8 @@ fn merge<'c, 'a>(
     position: usize,
     merged: Value<'c, 'a>,
     readonly: &mut ReadOnlyAnalysis<'c, 'a>,
-) -> Result<UseClass<'c, 'a>, Classified<'c, 'a>> {
-    readonly.only_read(merged).map_err(Classified::Escape)?;
+) -> Result<UseClass<'c, 'a>, Escape<'c, 'a>> {
+    readonly.only_read(merged)?;
     plan.actions.push(Action::Generic(used, position));
     Ok(UseClass::NeedsGeneric(used.owner))
 }
