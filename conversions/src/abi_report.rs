@@ -329,18 +329,7 @@ pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut
     let layout = DataLayout::default();
     let taken: HashSet<String> = address_taken_functions(module);
     let mut problems = 0;
-    let mut functions = Vec::new();
-    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("llvm.func") {
-            functions.push(op.to_raw());
-            // Nothing inside a function body is a function.
-            return melior::ir::operation::WalkResult::Skip;
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    for raw in functions {
-        // SAFETY: the walk above collected live ops; nothing was erased.
-        let func = unsafe { OperationRef::from_raw(raw) };
+    for func in crate::ir::module_functions(module) {
         let name = crate::abi::signature::function_name(func);
         let outcome = options.target_of(func).and_then(|target| {
             let signature = function_signature(func, taken.contains(&name))?;

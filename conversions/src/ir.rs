@@ -1,10 +1,11 @@
 //! IR queries that melior does not wrap: the uses of a value, operand
-//! segments, integer constants and the indices of `llvm.getelementptr`.
+//! segments, integer constants, the indices of `llvm.getelementptr`, the
+//! functions of a module and symbol references. (Parameter attributes are
+//! in [`crate::kernel`].)
 
 use melior::ir::{
     attribute::{Attribute, AttributeLike, DenseI32ArrayAttribute, IntegerAttribute},
-    block::BlockArgument,
-    operation::{OperationLike, OperationResult},
+    operation::{OperationLike, OperationResult, WalkOrder, WalkResult},
     BlockLike, OperationRef, Value, ValueLike,
 };
 
@@ -100,31 +101,6 @@ pub fn type_attribute<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<melior
     }
 }
 
-/// The dictionary of `arg_attrs[index]` of `op` (a function or a call), if
-/// there is one.
-pub fn argument_attributes<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Attribute<'c>> {
-    let all = melior::ir::attribute::ArrayAttribute::try_from(op.attribute("arg_attrs").ok()?).ok()?;
-    all.element(index).ok()
-}
-
-/// Whether the dictionary attribute `dictionary` has an entry `name`.
-pub fn dictionary_has(dictionary: Attribute, name: &str) -> bool {
-    dictionary_get(dictionary, name).is_some()
-}
-
-/// The entry `name` of the dictionary attribute `dictionary`.
-pub fn dictionary_get<'c>(dictionary: Attribute<'c>, name: &str) -> Option<Attribute<'c>> {
-    // SAFETY: reading a live attribute after checking its kind.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADictionary(dictionary.to_raw()) {
-            return None;
-        }
-        let raw =
-            mlir_sys::mlirDictionaryAttrGetElementByName(dictionary.to_raw(), melior::StringRef::new(name).to_raw());
-        (!raw.ptr.is_null()).then(|| Attribute::from_raw(raw))
-    }
-}
-
 /// The block argument that operand `index` of the branch `terminator`
 /// flows into, for `llvm.br` and `llvm.cond_br`; `None` for the condition
 /// and for other terminators.
@@ -163,8 +139,31 @@ pub fn call_argument_index(call: OperationRef, operand: usize) -> Option<usize> 
     }
 }
 
-/// If `value` is an argument of the entry block of the function `func`.
-pub fn is_entry_argument(func: OperationRef, value: Value) -> bool {
-    let Ok(argument) = BlockArgument::try_from(value) else { return false };
-    func.region(0).ok().and_then(|r| melior::ir::RegionLike::first_block(&r)) == Some(argument.owner())
+/// Every `llvm.func` in `module` (in nested modules too, not inside function
+/// bodies), in order.
+pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    module.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) != "llvm.func" {
+            return WalkResult::Advance;
+        }
+        found.push(op.to_raw());
+        WalkResult::Skip // nothing inside a function body is a function
+    });
+    // SAFETY: the walk collected live ops of `module`, which outlives them.
+    found.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }).collect()
+}
+
+/// The symbol a `FlatSymbolRefAttr` names (`@f` -> `f`).
+pub fn flat_symbol_name(attribute: Attribute) -> Option<String> {
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw).then(|| {
+            melior::StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw))
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+    }
 }

@@ -58,15 +58,29 @@ pub fn parameter_index(func: OperationRef, value: Value) -> Option<usize> {
     (owner == entry).then(|| argument.argument_number())
 }
 
-/// The attribute dictionary of parameter `index` of `func`, if it has one.
-pub fn parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, name: &str) -> Option<Attribute<'c>> {
-    let all = ArrayAttribute::try_from(func.attribute("arg_attrs").ok()?).ok()?;
+/// The attribute `name` of parameter `index` of `op` (an `llvm.func`, or an
+/// `llvm.call` with call-site `arg_attrs`), if it has one.
+pub fn parameter_attribute<'c>(op: OperationRef<'c, '_>, index: usize, name: &str) -> Option<Attribute<'c>> {
+    let all = ArrayAttribute::try_from(op.attribute("arg_attrs").ok()?).ok()?;
     let dictionary = all.element(index).ok()?;
     // SAFETY: reading a named entry of a live dictionary attribute.
     let raw = unsafe {
         mlir_sys::mlirDictionaryAttrGetElementByName(dictionary.to_raw(), melior::StringRef::new(name).to_raw())
     };
     (!raw.ptr.is_null()).then(|| unsafe { Attribute::from_raw(raw) })
+}
+
+/// Whether parameter `index` of `op` has the attribute `name`
+/// (`llvm.nocapture`, `nvvm.grid_constant`, ...).
+pub fn parameter_has(op: OperationRef, index: usize, name: &str) -> bool {
+    parameter_attribute(op, index, name).is_some()
+}
+
+/// The integer attribute `name` of parameter `index` of `op` (`llvm.align`).
+pub fn parameter_integer(op: OperationRef, index: usize, name: &str) -> Option<i64> {
+    parameter_attribute(op, index, name)
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value())
 }
 
 /// Sets `name = value` in the attributes of parameter `index` of `func`,

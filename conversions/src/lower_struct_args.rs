@@ -26,8 +26,9 @@
 //! Errors (each at its location; the kernel is then left unchanged): a
 //! local copy above `max-byval-size` ("huge 'byval' arguments are
 //! unsupported"), a write through an `nvvm.grid_constant` parameter, a
-//! constant-offset load past the end of the struct, a `byval` type without a
-//! layout, and a kernel whose parameters exceed the target's param space.
+//! copied struct that is also read through an explicit param-space cast, a
+//! `byval` type without a layout, and a kernel whose parameters exceed the
+//! target's param space.
 //!
 //! With `opt-byval=false` the pass changes nothing (seed 002); the value it
 //! ran with is recorded on the module as `ptxcc.opt_byval`.
@@ -38,23 +39,23 @@ pub mod rewrite;
 
 use melior::{
     ir::{
-        attribute::{AttributeLike, BoolAttribute},
+        attribute::{AttributeLike, BoolAttribute, TypeAttribute},
         operation::OperationLike,
-        BlockLike, OperationRef, RegionLike,
+        BlockLike, OperationRef, RegionLike, Value, ValueLike,
     },
     pass::Pass,
 };
-use ptxcc_dialect::verify::emit_error;
+use ptxcc_dialect::{address_space, types::pointer_address_space, verify::emit_error};
 
-pub use analysis::{plan_argument, Action, ArgumentPlan, PlanContext, Strategy};
+pub use analysis::{plan_argument, Action, ArgumentPlan, ByvalParameter, PlanContext, Strategy};
 pub use readonly::ReadOnlyAnalysis;
 pub use rewrite::rewrite_argument;
 
 use crate::{
-    abi::{signature::function_signature, DataLayout},
+    abi::{signature::function_signature, DataLayout, FunctionSignature},
     abi_report::check_param_space,
     context::context_of,
-    ir::op_name,
+    ir::module_functions,
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
     options::{format_options, parse_bool, parse_u64, OptionError, OptionInfo, PassOptions},
     pass::{pass_from_fn, PassDescription, PassId},
@@ -169,11 +170,11 @@ pub fn lower_struct_args(
     let mut readonly = ReadOnlyAnalysis::new(module);
     let mut summary = Vec::new();
     let (mut failed, mut problems) = (0, 0);
-    for func in functions(module) {
-        if !is_kernel(func) {
+    for func in module_functions(module) {
+        let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+        if !is_kernel(func) || !has_body {
             continue;
         }
-        let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { continue };
         let mut errors: Vec<(melior::ir::Location, String)> = Vec::new();
         let target =
             crate::abi::signature::function_target(func, &options.chip, (options.ptx != 0).then_some(options.ptx));
@@ -188,38 +189,22 @@ pub fn lower_struct_args(
         };
         // The signature fails only on types without an ABI; a byval one is
         // reported at its parameter by the plan below instead.
-        let (signature_problem, too_big) =
-            match function_signature(func, false).map(|s| check_param_space(&s, &layout, &target)) {
-                Ok(Ok(None)) => (None, None),
-                Ok(Ok(Some(too_big))) => (None, Some((func.location(), too_big.to_string()))),
-                Ok(Err(error)) | Err(error) => (Some((func.location(), error.to_string())), None),
-            };
+        let signature = function_signature(func, false);
+        let (signature_problem, too_big) = match signature.as_ref().map(|s| check_param_space(s, &layout, &target)) {
+            Ok(Ok(None)) => (None, None),
+            Ok(Ok(Some(too_big))) => (None, Some((func.location(), too_big.to_string()))),
+            Ok(Err(error)) => (Some((func.location(), error.to_string())), None),
+            Err(error) => (Some((func.location(), error.to_string())), None),
+        };
         let mut plans = Vec::new();
         if options.opt_byval {
-            let signature = function_signature(func, false).ok();
-            for index in 0..entry.argument_count() {
-                let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) else { continue };
-                // Only a generic pointer is the kernel-parameter byval of
-                // the PTX ABI; anything else is left as it is.
-                let generic = entry.argument(index).is_ok_and(|a| {
-                    ptxcc_dialect::types::pointer_address_space(melior::ir::ValueLike::r#type(&a))
-                        == Some(ptxcc_dialect::address_space::GENERIC)
-                });
-                if !generic {
-                    continue;
-                }
-                // SAFETY: reading the type of a live type attribute.
-                let byval_type = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(byval.to_raw())) };
-                let parameter: melior::ir::Value = entry.argument(index).expect("index < argument_count").into();
-                // SAFETY: the argument lives as long as the function body.
-                let parameter = unsafe { melior::ir::Value::from_raw(melior::ir::ValueLike::to_raw(&parameter)) };
-                let alignment = signature.as_ref().map_or(1, |s| s.param_align(&layout, index));
-                let plan_context = PlanContext {
-                    layout: &layout,
-                    has_cvta_param: target.has_cvta_param(),
-                    max_copy: options.max_byval_size,
-                };
-                match plan_argument(func, index, parameter, byval_type, alignment, plan_context, &mut readonly) {
+            let plan_context = PlanContext {
+                layout: &layout,
+                has_cvta_param: target.has_cvta_param(),
+                max_copy: options.max_byval_size,
+            };
+            for parameter in byval_parameters(func, signature.as_ref().ok(), &layout) {
+                match plan_argument(func, parameter, plan_context, &mut readonly) {
                     Ok(plan) => plans.push(plan),
                     Err(found) => errors.extend(found.into_iter().map(|p| (p.location, p.message))),
                 }
@@ -249,17 +234,32 @@ pub fn lower_struct_args(
     Ok(summary)
 }
 
-/// The `llvm.func` ops directly in `module`.
-fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+/// The `byval` parameters of `func` that are generic pointers (anything
+/// else is not the kernel-parameter byval of the PTX ABI and is left as it
+/// is), with the alignments `signature` gives them.
+fn byval_parameters<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    signature: Option<&FunctionSignature>,
+    layout: &DataLayout,
+) -> Vec<ByvalParameter<'c, 'a>> {
+    let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
     let mut found = Vec::new();
-    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else { return found };
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        if op_name(op) == "llvm.func" {
-            // SAFETY: the op lives as long as the module body.
-            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+    for index in 0..entry.argument_count() {
+        let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) else { continue };
+        let Ok(mlir_type) = TypeAttribute::try_from(byval).map(|t| t.value()) else { continue };
+        let Ok(argument) = entry.argument(index) else { continue };
+        // SAFETY: the argument lives as long as the function body.
+        let value = unsafe { Value::from_raw(argument.to_raw()) };
+        if pointer_address_space(value.r#type()) != Some(address_space::GENERIC) {
+            continue;
         }
-        next = op.next_in_block();
+        found.push(ByvalParameter {
+            index,
+            value,
+            mlir_type,
+            param_align: signature.map_or(1, |s| s.param_align(layout, index)),
+            declared_align: signature.and_then(|s| s.params.get(index)).and_then(|p| p.align),
+        });
     }
     found
 }

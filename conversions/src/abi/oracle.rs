@@ -10,7 +10,7 @@
 
 use std::{collections::HashMap, fmt::Write as _, path::PathBuf, process::Command};
 
-use melior::ir::{operation::OperationLike, BlockLike, Module};
+use melior::ir::{operation::OperationLike, Module};
 
 use super::{
     parts::Access,
@@ -289,13 +289,7 @@ fn compare_with_llc(chip: &str, ptx: u32) {
     let taken = address_taken_functions(module.as_operation());
     let mut mismatches = Vec::new();
     let mut compared = 0;
-    let body = module.body();
-    let mut op = body.first_operation();
-    while let Some(func) = op {
-        op = func.next_in_block();
-        if func.name().as_string_ref().as_str() != Ok("llvm.func") {
-            continue;
-        }
+    for func in crate::ir::module_functions(module.as_operation()) {
         let name = super::signature::function_name(func);
         let signature = function_signature(func, taken.contains(&name)).expect("signature");
         let predicted = signature.definition(&layout, true).expect("prototype");

@@ -3,13 +3,16 @@
 use std::collections::HashSet;
 
 use melior::ir::{
-    attribute::{ArrayAttribute, AttributeLike, IntegerAttribute, StringAttribute, TypeAttribute},
+    attribute::{ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
     operation::OperationLike,
-    OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    OperationRef, RegionLike, Type, TypeLike,
 };
 
 use super::{mlir::abi_type, AbiError, FunctionSignature, Linkage, ParamSignature, Target};
-use crate::kernel::{is_kernel, parameter_attribute, LLVM_BYVAL};
+use crate::{
+    ir::{flat_symbol_name, op_name, uses},
+    kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
+};
 
 /// Functions whose address is taken in `module`: named by an
 /// `llvm.mlir.addressof` anywhere (a global's initializer included) whose
@@ -20,7 +23,7 @@ pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
     let mut taken = HashSet::new();
     module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         if op.name().as_string_ref().as_str() == Ok("llvm.mlir.addressof") && !only_called(op) {
-            if let Some(name) = op.attribute("global_name").ok().and_then(symbol_name) {
+            if let Some(name) = op.attribute("global_name").ok().and_then(flat_symbol_name) {
                 taken.insert(name);
             }
         }
@@ -33,38 +36,26 @@ pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
 /// of a callee-less `llvm.call`.
 fn only_called(addressof: OperationRef) -> bool {
     let Ok(result) = addressof.result(0) else { return false };
-    // SAFETY: walking the use list of a live value.
-    unsafe {
-        let mut current = mlir_sys::mlirValueGetFirstUse(result.to_raw());
-        while !current.ptr.is_null() {
-            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(current));
-            let is_call = owner.name().as_string_ref().as_str() == Ok("llvm.call");
-            if !is_call || owner.has_attribute("callee") || mlir_sys::mlirOpOperandGetOperandNumber(current) != 0 {
-                return false;
-            }
-            current = mlir_sys::mlirOpOperandGetNextUse(current);
-        }
-    }
-    true
-}
-
-fn symbol_name(attribute: melior::ir::Attribute) -> Option<String> {
-    // SAFETY: reading a live attribute after the type check.
-    unsafe {
-        let raw = attribute.to_raw();
-        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw).then(|| {
-            melior::StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw))
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        })
-    }
+    uses(result.into())
+        .iter()
+        .all(|used| op_name(used.owner) == "llvm.call" && !used.owner.has_attribute("callee") && used.index == 0)
 }
 
 /// The function type of an `llvm.func`.
 fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
     let attribute = func.attribute("function_type").ok()?;
     TypeAttribute::try_from(attribute).ok().map(|t| t.value())
+}
+
+/// The linkage of an `llvm.func`, as the ABI sees it. (The C API has no
+/// query for `#llvm.linkage`: it is read from the printed attribute.)
+pub fn function_linkage(func: OperationRef) -> Linkage {
+    let text = func.attribute("linkage").map(|a| a.to_string()).unwrap_or_default();
+    match text.as_str() {
+        "" | "#llvm.linkage<external>" => Linkage::External,
+        "#llvm.linkage<internal>" | "#llvm.linkage<private>" => Linkage::Local,
+        _ => Linkage::Weak,
+    }
 }
 
 /// The name of an `llvm.func`.
@@ -142,12 +133,7 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
             )?,
         });
     }
-    let linkage_text = func.attribute("linkage").map(|a| a.to_string()).unwrap_or_default();
-    let linkage = match linkage_text.as_str() {
-        "" | "#llvm.linkage<external>" => Linkage::External,
-        "#llvm.linkage<internal>" | "#llvm.linkage<private>" => Linkage::Local,
-        _ => Linkage::Weak,
-    };
+    let linkage = function_linkage(func);
     let declaration = func.region(0).map(|r| r.first_block().is_none()).unwrap_or(true);
     Ok(FunctionSignature {
         name,

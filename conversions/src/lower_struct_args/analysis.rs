@@ -8,11 +8,13 @@
 
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 
-use super::readonly::{is_atomic, is_debug_info, Escape, ReadOnlyAnalysis};
+use ptxcc_dialect::{address_space, types::pointer_address_space};
+
+use super::readonly::{is_atomic, is_debug_info, reads_without_capture, Escape, ReadOnlyAnalysis};
 use crate::{
-    abi::{mlir::abi_type, AbiType, DataLayout},
-    ir::{argument_attributes, dictionary_has, gep_indices, op_name, successor_argument, type_attribute, uses, Use},
-    kernel::NVVM_GRID_CONSTANT,
+    abi::{mlir::abi_type, DataLayout},
+    ir::{gep_indices, op_name, successor_argument, type_attribute, uses, Use},
+    kernel::{parameter_has, parameter_integer, NVVM_GRID_CONSTANT},
 };
 
 /// How a `byval` parameter of a kernel is lowered.
@@ -28,16 +30,6 @@ pub enum Strategy {
     /// A local copy (`ptxcc.copy_param` into an alloca at the entry) that
     /// every use then works on.
     Copy,
-}
-
-impl std::fmt::Display for Strategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::ParamSpace => "param-space",
-            Self::CastOnly => "cast-only",
-            Self::Copy => "copy",
-        })
-    }
 }
 
 /// A pointer derived from the parameter by constant or dynamic GEPs (node 0
@@ -91,8 +83,6 @@ pub enum Action<'c, 'a> {
 pub struct ArgumentPlan<'c, 'a> {
     /// Parameter index.
     pub index: usize,
-    /// The `byval` type.
-    pub ty: AbiType,
     /// The `byval` type as MLIR writes it.
     pub mlir_type: melior::ir::Type<'c>,
     /// Its allocation size in bytes.
@@ -133,12 +123,24 @@ pub struct PlanContext<'l> {
     pub max_copy: u64,
 }
 
+/// A `byval` parameter of a kernel, as the ABI model describes it.
+#[derive(Clone, Copy, Debug)]
+pub struct ByvalParameter<'c, 'a> {
+    /// Its index.
+    pub index: usize,
+    /// The parameter (an argument of the entry block).
+    pub value: Value<'c, 'a>,
+    /// The `byval` type.
+    pub mlir_type: melior::ir::Type<'c>,
+    /// The alignment of its `.param` (`FunctionSignature::param_align`).
+    pub param_align: u64,
+    /// Its `llvm.align`, if any (`ParamSignature::align`).
+    pub declared_align: Option<u64>,
+}
+
 /// Whether a GEP yields one pointer (not a vector of pointers).
-fn returns_scalar_pointer(gep: OperationRef) -> bool {
-    gep.result(0).is_ok_and(|r| {
-        // SAFETY: a type query on a live value's type.
-        unsafe { mlir_sys::mlirTypeIsALLVMPointerType(melior::ir::TypeLike::to_raw(&r.r#type())) }
-    })
+fn yields_one_pointer(gep: OperationRef) -> bool {
+    gep.result(0).is_ok_and(|r| pointer_address_space(r.r#type()).is_some())
 }
 
 /// Known alignment of `base_alignment`-aligned memory advanced by `offset`.
@@ -150,41 +152,30 @@ pub fn offset_alignment(base_alignment: u64, offset: i64) -> u64 {
     base_alignment.max(1).min(low_bit)
 }
 
-/// Plans parameter `index` (value `parameter`, `byval` type `mlir_type`,
-/// `.param` alignment `alignment`) of the kernel `func`.
+/// Plans the `byval` parameter `parameter` of the kernel `func`.
 pub fn plan_argument<'c, 'a>(
     func: OperationRef<'c, 'a>,
-    index: usize,
-    parameter: Value<'c, 'a>,
-    mlir_type: melior::ir::Type<'c>,
-    alignment: u64,
+    parameter: ByvalParameter<'c, 'a>,
     context: PlanContext,
     readonly: &mut ReadOnlyAnalysis<'c, 'a>,
 ) -> Result<ArgumentPlan<'c, 'a>, Vec<Problem<'c>>> {
+    let ByvalParameter { index, value, mlir_type, param_align, declared_align } = parameter;
     let ty = abi_type(mlir_type).map_err(|e| {
-        vec![Problem { location: parameter.location(), message: format!("cannot lower this byval parameter: {e}") }]
+        vec![Problem { location: value.location(), message: format!("cannot lower this byval parameter: {e}") }]
     })?;
-    let size = context.layout.alloc_size(&ty);
     let mut plan = ArgumentPlan {
         index,
-        ty,
         mlir_type,
-        size,
-        alignment,
-        local_alignment: alignment.max(
-            argument_attributes(func, index)
-                .and_then(|d| crate::ir::dictionary_get(d, "llvm.align"))
-                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-                .and_then(|a| u64::try_from(a.value()).ok())
-                .unwrap_or(1),
-        ),
-        nodes: vec![Node { value: parameter, parent: None, offset: Some(0) }],
+        size: context.layout.alloc_size(&ty),
+        alignment: param_align,
+        local_alignment: param_align.max(declared_align.unwrap_or(1)),
+        nodes: vec![Node { value, parent: None, offset: Some(0) }],
         actions: Vec::new(),
         escape: None,
         strategy: Strategy::ParamSpace,
     };
-    let mut problems = Vec::new();
-    let mut escapes: Vec<Escape> = Vec::new();
+    // Each escape with the use that caused it.
+    let mut escapes: Vec<(Use, usize, Escape)> = Vec::new();
     let mut needs_generic = None;
     let mut next = 0;
     while next < plan.nodes.len() {
@@ -195,39 +186,41 @@ pub fn plan_argument<'c, 'a>(
                 Ok(UseClass::NeedsGeneric(op)) => {
                     needs_generic.get_or_insert(op);
                 }
-                Err(escape) => escapes.push(escape),
+                Err(escape) => escapes.push((used, next, escape)),
             }
         }
         next += 1;
     }
 
-    let grid_constant = argument_attributes(func, index).is_some_and(|d| dictionary_has(d, NVVM_GRID_CONSTANT));
-    let promised = grid_constant
-        || argument_attributes(func, index).is_some_and(|d| {
-            dictionary_has(d, "llvm.nocapture")
-                && (dictionary_has(d, "llvm.readonly") || dictionary_has(d, "llvm.readnone"))
-        });
+    let grid_constant = parameter_has(func, index, NVVM_GRID_CONSTANT);
     if grid_constant {
-        for escape in escapes.iter().filter(|e| e.write) {
-            problems.push(Problem {
+        let problems: Vec<Problem> = escapes
+            .iter()
+            .filter(|(_, _, escape)| escape.write)
+            .map(|(_, _, escape)| Problem {
                 location: escape.op.location(),
                 message: format!(
                     "parameter {index} is an nvvm.grid_constant, but it {}; a grid constant is read-only",
                     escape.reason
                 ),
-            });
+            })
+            .collect();
+        if !problems.is_empty() {
+            return Err(problems);
         }
     }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
     // A grid constant (explicit, or `readonly` + `nocapture`) is read-only
-    // by contract: an escape that does not write is a read-only escape.
-    let vouched = promised && !escapes.is_empty() && escapes.iter().all(|e| !e.write);
-    if vouched {
-        needs_generic = needs_generic.or(escapes.first().map(|e| e.op));
+    // by contract: when no escape writes, each use that escaped needs only
+    // the generic address.
+    let promised = grid_constant || reads_without_capture(func, index);
+    if promised && escapes.iter().all(|(_, _, escape)| !escape.write) {
+        for (used, position, escape) in escapes {
+            needs_generic.get_or_insert(escape.op);
+            plan.actions.push(Action::Generic(used, position));
+        }
     } else {
-        plan.escape = escapes.iter().find(|e| e.write).or(escapes.first()).cloned();
+        plan.escape =
+            escapes.iter().map(|(_, _, e)| e).find(|e| e.write).or(escapes.first().map(|(_, _, e)| e)).cloned();
     }
     plan.strategy = match (&plan.escape, needs_generic) {
         (Some(_), _) => Strategy::Copy,
@@ -241,11 +234,6 @@ pub fn plan_argument<'c, 'a>(
         }
         (None, None) => Strategy::ParamSpace,
     };
-    if plan.strategy == Strategy::CastOnly && vouched {
-        // Escapes the attributes vouch for were set aside above: every use
-        // of the parameter that is not planned yet needs the generic address.
-        add_unplanned_uses_as_generic(&mut plan);
-    }
     if plan.strategy == Strategy::Copy {
         if let Some(Action::ParamView(cast, _)) = plan.actions.iter().find(|a| matches!(a, Action::ParamView(..))) {
             return Err(vec![Problem {
@@ -260,7 +248,7 @@ pub fn plan_argument<'c, 'a>(
     if plan.strategy == Strategy::Copy && plan.size > context.max_copy {
         let escape = plan.escape.as_ref().expect("a copy has a reason");
         return Err(vec![Problem {
-            location: parameter.location(),
+            location: value.location(),
             message: format!(
                 "huge 'byval' arguments are unsupported: parameter {index} ({} bytes) needs a local copy because it {} (at {}), and copies are limited to max-byval-size={} bytes",
                 plan.size,
@@ -271,36 +259,6 @@ pub fn plan_argument<'c, 'a>(
         }]);
     }
     Ok(plan)
-}
-
-/// For a promised grid constant: every use that `classify_use` turned into
-/// an escape gets the generic address instead.
-fn add_unplanned_uses_as_generic(plan: &mut ArgumentPlan) {
-    let planned: std::collections::HashSet<(usize, usize)> = plan
-        .actions
-        .iter()
-        .map(|action| match action {
-            Action::ParamRead(u, _) | Action::Generic(u, _) => (u.owner.to_raw().ptr as usize, u.index),
-            Action::FieldLoad { load, .. } => (load.to_raw().ptr as usize, 0),
-            Action::CopyFrom { op, .. } => (op.to_raw().ptr as usize, 1),
-            Action::ParamView(op, _) => (op.to_raw().ptr as usize, 0),
-            Action::DropAssume(op) => (op.to_raw().ptr as usize, usize::MAX),
-        })
-        .collect();
-    let children: std::collections::HashSet<usize> =
-        plan.nodes.iter().filter_map(|n| n.parent.map(|(_, gep)| gep.to_raw().ptr as usize)).collect();
-    let mut extra = Vec::new();
-    for (position, node) in plan.nodes.iter().enumerate() {
-        for used in uses(node.value) {
-            let key = (used.owner.to_raw().ptr as usize, used.index);
-            let is_child = used.index == 0 && children.contains(&key.0);
-            let dropped = planned.contains(&(key.0, usize::MAX));
-            if !planned.contains(&key) && !is_child && !dropped {
-                extra.push(Action::Generic(used, position));
-            }
-        }
-    }
-    plan.actions.extend(extra);
 }
 
 /// `file:line:col` of a location, without the `loc(...)` wrapper.
@@ -328,7 +286,7 @@ fn classify_use<'c, 'a>(
     let write = |reason: String| Err(Escape::write(op, reason));
     let name = op_name(op);
     match name.as_str() {
-        "llvm.getelementptr" if used.index == 0 && !returns_scalar_pointer(op) => {
+        "llvm.getelementptr" if used.index == 0 && !yields_one_pointer(op) => {
             escape("is indexed with a vector of indices".into())
         }
         "llvm.getelementptr" if used.index == 0 => {
@@ -376,11 +334,7 @@ fn classify_use<'c, 'a>(
         "llvm.store" if used.index == 1 => write("is written by 'llvm.store'".into()),
         "llvm.store" => escape("is stored to memory".into()),
         "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {
-            let declared = argument_attributes(op, 1)
-                .and_then(|d| crate::ir::dictionary_get(d, "llvm.align"))
-                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-                .and_then(|a| u64::try_from(a.value()).ok())
-                .unwrap_or(1);
+            let declared = parameter_integer(op, 1, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
             let alignment = node.offset.map_or(declared, |offset| offset_alignment(plan.alignment, offset));
             plan.actions.push(Action::CopyFrom { op, node: position, alignment });
             Ok(UseClass::Done)
@@ -391,8 +345,8 @@ fn classify_use<'c, 'a>(
         | "llvm.intr.memset"
         | "llvm.intr.memset.inline" => write(format!("is written by '{name}'")),
         "llvm.addrspacecast" => {
-            let to_param = op.result(0).ok().and_then(|r| ptxcc_dialect::types::pointer_address_space(r.r#type()))
-                == Some(ptxcc_dialect::address_space::PARAM);
+            let to_param =
+                op.result(0).ok().and_then(|r| pointer_address_space(r.r#type())) == Some(address_space::PARAM);
             if to_param {
                 plan.actions.push(Action::ParamView(op, position));
                 Ok(UseClass::Done)
@@ -405,13 +359,11 @@ fn classify_use<'c, 'a>(
             plan.actions.push(Action::Generic(used, position));
             Ok(UseClass::NeedsGeneric(op))
         }
-        "llvm.call" => match readonly.call_only_reads(op, used.index, 0) {
-            Ok(()) => {
-                plan.actions.push(Action::Generic(used, position));
-                Ok(UseClass::NeedsGeneric(op))
-            }
-            Err(escape) => Err(escape),
-        },
+        "llvm.call" => {
+            readonly.call_only_reads(op, used.index, 0)?;
+            plan.actions.push(Action::Generic(used, position));
+            Ok(UseClass::NeedsGeneric(op))
+        }
         "llvm.select" => {
             let merged: Value = op.result(0).map_err(|_| Escape::capture(op, "is malformed"))?.into();
             merge(plan, used, position, merged, readonly)

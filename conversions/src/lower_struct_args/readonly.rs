@@ -10,12 +10,18 @@
 
 use std::collections::{HashMap, HashSet};
 
-use melior::ir::{
-    attribute::AttributeLike, operation::OperationLike, BlockLike, OperationRef, RegionLike, TypeLike, Value, ValueLike,
-};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use ptxcc_dialect::types::pointer_address_space;
 
-use crate::ir::{
-    argument_attributes, call_argument_index, dictionary_has, integer_attribute, op_name, successor_argument, uses,
+use crate::{
+    abi::{
+        signature::{function_linkage, function_name},
+        Linkage,
+    },
+    ir::{
+        call_argument_index, flat_symbol_name, integer_attribute, module_functions, op_name, successor_argument, uses,
+    },
+    kernel::parameter_has,
 };
 
 /// Calls nested deeper than this are not followed (the answer is "may write").
@@ -43,13 +49,10 @@ impl<'c, 'a> Escape<'c, 'a> {
     }
 }
 
-/// Parameter attributes that promise the callee reads at most.
-const READ_ONLY: [&str; 2] = ["llvm.readonly", "llvm.readnone"];
-
 /// The read-only analysis over one module, with a cache of the callee
 /// parameters it has decided.
 pub struct ReadOnlyAnalysis<'c, 'a> {
-    functions: HashMap<String, OperationRef<'c, 'a>>,
+    functions: HashMap<String, Option<OperationRef<'c, 'a>>>,
     decided: HashMap<(String, usize), bool>,
     in_progress: HashSet<(String, usize)>,
     /// How many times an in-progress parameter was assumed read-only (a
@@ -58,20 +61,12 @@ pub struct ReadOnlyAnalysis<'c, 'a> {
 }
 
 impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
-    /// The analysis of the functions of `module`.
+    /// The analysis of the functions of `module`. A name defined twice (in
+    /// nested modules) is treated as unknown.
     pub fn new(module: OperationRef<'c, 'a>) -> Self {
         let mut functions = HashMap::new();
-        if let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) {
-            let mut next = melior::ir::BlockLike::first_operation(&body);
-            while let Some(op) = next {
-                if op_name(op) == "llvm.func" {
-                    if let Some(name) = symbol_name(op) {
-                        // SAFETY: the op lives as long as the module body.
-                        functions.insert(name, unsafe { OperationRef::from_raw(op.to_raw()) });
-                    }
-                }
-                next = op.next_in_block();
-            }
+        for func in module_functions(module) {
+            functions.entry(function_name(func)).and_modify(|known| *known = None).or_insert(Some(func));
         }
         Self { functions, decided: HashMap::new(), in_progress: HashSet::new(), assumptions: 0 }
     }
@@ -141,26 +136,31 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         let Some(index) = call_argument_index(call, operand) else {
             return Err(Escape::capture(call, "is the callee or an operand bundle of a call"));
         };
-        let call_site = argument_attributes(call, index);
-        if promises_read_only(call_site) || (reads_memory_only(call) && promises_no_capture(call_site)) {
+        if promises_read_only(call, index) || (reads_memory_only(call) && promises_no_capture(call, index)) {
             return Ok(());
         }
-        let Some(callee) = callee_name(call) else {
+        let Some(callee) = call.attribute("callee").ok().and_then(flat_symbol_name) else {
             return Err(Escape::capture(call, "is passed to an indirect call"));
         };
-        let Some(&function) = self.functions.get(&callee) else {
+        let Some(&Some(function)) = self.functions.get(&callee) else {
             return Err(Escape::capture(call, format!("is passed to '@{callee}', which is not in the module")));
         };
-        let declared = argument_attributes(function, index);
-        let no_capture = promises_no_capture(call_site) || promises_no_capture(declared);
-        if promises_read_only(declared) || ((reads_memory_only(call) || reads_memory_only(function)) && no_capture) {
+        let no_capture = promises_no_capture(call, index) || promises_no_capture(function, index);
+        if promises_read_only(function, index)
+            || ((reads_memory_only(call) || reads_memory_only(function)) && no_capture)
+        {
             return Ok(());
         }
         let may_write = || Escape::capture(call, format!("is passed to '@{callee}', which may write through it"));
         let Some(entry) = function.region(0).ok().and_then(|r| r.first_block()) else {
             return Err(may_write()); // a declaration: nothing to read
         };
-        if !trusted_linkage(function) || index >= entry.argument_count() || depth >= MAX_CALL_DEPTH {
+        // Only an exact definition (external, internal or private) is the
+        // body the call runs: `weak`/`linkonce`/`common` bodies can be
+        // replaced at link time, and `_odr`/`available_externally` ones by a
+        // copy optimised differently, so LLVM infers nothing from them.
+        let exact = matches!(function_linkage(function), Linkage::External | Linkage::Local);
+        if !exact || index >= entry.argument_count() || depth >= MAX_CALL_DEPTH {
             return Err(may_write());
         }
         let key = (callee.clone(), index);
@@ -185,21 +185,25 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
     }
 }
 
-/// Whether the parameter attributes `dictionary` promise that the callee
-/// only reads through the pointer: `byval` (the callee gets a copy), or
-/// `readonly`/`readnone` together with `nocapture`.
-fn promises_read_only(dictionary: Option<melior::ir::attribute::Attribute>) -> bool {
-    let Some(dictionary) = dictionary else { return false };
-    dictionary_has(dictionary, "llvm.byval")
-        || (READ_ONLY.iter().any(|name| dictionary_has(dictionary, name))
-            && dictionary_has(dictionary, "llvm.nocapture"))
+/// Whether the attributes of parameter `index` of `op` (a call or a
+/// function) promise that the callee only reads through the pointer:
+/// `byval` (the callee gets a copy), or [`reads_without_capture`].
+fn promises_read_only(op: OperationRef, index: usize) -> bool {
+    parameter_has(op, index, "llvm.byval") || reads_without_capture(op, index)
 }
 
-/// Whether the parameter attributes `dictionary` promise the callee keeps
-/// no copy of the address (`nocapture`, or `byval`: the callee gets a copy
-/// of the memory, not the address).
-fn promises_no_capture(dictionary: Option<melior::ir::attribute::Attribute>) -> bool {
-    dictionary.is_some_and(|d| dictionary_has(d, "llvm.nocapture") || dictionary_has(d, "llvm.byval"))
+/// Whether parameter `index` of `op` is `readonly` or `readnone`, and
+/// `nocapture`: only read, and no copy of the address kept.
+pub(super) fn reads_without_capture(op: OperationRef, index: usize) -> bool {
+    parameter_has(op, index, "llvm.nocapture")
+        && (parameter_has(op, index, "llvm.readonly") || parameter_has(op, index, "llvm.readnone"))
+}
+
+/// Whether the attributes of parameter `index` of `op` promise the callee
+/// keeps no copy of the address (`nocapture`, or `byval`: the callee gets a
+/// copy of the memory, not the address).
+fn promises_no_capture(op: OperationRef, index: usize) -> bool {
+    parameter_has(op, index, "llvm.nocapture") || parameter_has(op, index, "llvm.byval")
 }
 
 /// Whether the `memory_effects` of a call or function say it writes no
@@ -225,48 +229,19 @@ fn memory_effect_levels(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether a call, or a function, returns a pointer.
 fn returns_pointer(op: OperationRef) -> bool {
-    let is_pointer = |raw: mlir_sys::MlirType| unsafe { mlir_sys::mlirTypeIsALLVMPointerType(raw) };
     if op_name(op) == "llvm.call" {
-        return op.results().any(|r| is_pointer(r.r#type().to_raw()));
+        return op.results().any(|r| pointer_address_space(r.r#type()).is_some());
     }
     let Ok(function_type) = op.attribute("function_type") else { return true };
     // SAFETY: reading the live function type of an `llvm.func`.
-    unsafe {
-        let function_type = mlir_sys::mlirTypeAttrGetValue(function_type.to_raw());
-        is_pointer(mlir_sys::mlirLLVMFunctionTypeGetReturnType(function_type))
-    }
-}
-
-/// The symbol a direct `llvm.call` calls.
-fn callee_name(call: OperationRef) -> Option<String> {
-    let callee = call.attribute("callee").ok()?;
-    // SAFETY: reading a live attribute after checking its kind.
-    unsafe {
-        mlir_sys::mlirAttributeIsAFlatSymbolRef(callee.to_raw()).then(|| {
-            melior::StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(callee.to_raw()))
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        })
-    }
-}
-
-/// The `sym_name` of a function.
-pub(super) fn symbol_name(func: OperationRef) -> Option<String> {
-    let name = func.attribute("sym_name").ok()?;
-    melior::ir::attribute::StringAttribute::try_from(name).ok().map(|s| s.value().to_string())
-}
-
-/// Whether the body in this module is exactly the one a call runs (LLVM's
-/// "exact definition"): external, internal or private. `weak`, `linkonce`,
-/// `common` and `extern_weak` bodies can be replaced at link time, and the
-/// `_odr` and `available_externally` ones by a copy optimised differently,
-/// so LLVM infers nothing from them either.
-fn trusted_linkage(func: OperationRef) -> bool {
-    let Ok(linkage) = func.attribute("linkage") else { return true };
-    let text = linkage.to_string();
-    ["<external>", "<internal>", "<private>"].iter().any(|kind| text.ends_with(kind))
+    let result = unsafe {
+        melior::ir::Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(mlir_sys::mlirTypeAttrGetValue(
+            melior::ir::attribute::AttributeLike::to_raw(&function_type),
+        )))
+    };
+    pointer_address_space(result).is_some()
 }
 
 /// Whether a load is atomic (`ordering` other than `not_atomic`).

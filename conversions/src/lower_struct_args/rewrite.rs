@@ -6,11 +6,11 @@ use std::collections::HashMap;
 
 use melior::{
     ir::{
-        attribute::{IntegerAttribute, TypeAttribute},
+        attribute::{BoolAttribute, IntegerAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, Identifier, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
+        Attribute, Identifier, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -19,8 +19,8 @@ use ptxcc_dialect::{address_space, names, types::pointer_type};
 use super::analysis::{Action, ArgumentPlan, Strategy};
 use crate::{
     context::context_of,
-    ir::{constant_int, has_no_uses, integer_attribute, Use},
-    kernel::{mark_kernel, set_parameter_attribute, NVVM_GRID_CONSTANT},
+    ir::{constant_int, has_no_uses, Use},
+    kernel::{mark_kernel, parameter_integer, set_parameter_attribute, NVVM_GRID_CONSTANT},
 };
 
 /// Which view of a pointer an operand needs.
@@ -49,15 +49,9 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
     let view = insert_at_entry(entry, None, view);
     let view_value: Value = view.result(0).expect("one result").into();
 
-    let mut rewriter = Rewriter { context: &context, location, view: view_value, memo: HashMap::new(), plan };
-
     if plan.strategy == Strategy::Copy {
-        // Existing param-space casts keep reading the parameter itself.
-        for action in &plan.actions {
-            if let Action::ParamView(cast, node) = action {
-                rewriter.replace_param_view(*cast, *node);
-            }
-        }
+        // (The plan has rejected explicit param-space casts of a copied
+        // parameter: every use but the view goes to the copy.)
         let one = OperationBuilder::new("llvm.mlir.constant", location)
             .add_attributes(&[(
                 Identifier::new(&context, "value"),
@@ -102,6 +96,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         return;
     }
 
+    let mut rewriter = Rewriter { context: &context, view: view_value, memo: HashMap::new(), plan };
     if plan.strategy == Strategy::CastOnly {
         let generic = OperationBuilder::new(names::PARAM_TO_GENERIC, location)
             .add_operands(&[view_value])
@@ -155,7 +150,6 @@ fn insert_at_entry<'c, 'a>(
 
 struct Rewriter<'p, 'c, 'a> {
     context: &'p Context,
-    location: Location<'c>,
     view: Value<'c, 'a>,
     memo: HashMap<(usize, Space), Value<'c, 'a>>,
     plan: &'p ArgumentPlan<'c, 'a>,
@@ -233,8 +227,8 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
     fn copy_from(&mut self, op: OperationRef<'c, 'a>, node: usize, alignment: u64) {
         let source = self.materialize(node, Space::Param);
         let length = op.operand(2).ok().and_then(constant_int).filter(|length| *length > 0);
-        let volatile = integer_attribute(op, "isVolatile").unwrap_or(0) != 0
-            || op.attribute("isVolatile").is_ok_and(|a| a.to_string() == "true");
+        let volatile =
+            op.attribute("isVolatile").ok().and_then(|a| BoolAttribute::try_from(a).ok()).is_some_and(|a| a.value());
         let destination = op.operand(0).expect("memcpy has a destination");
         let local_or_generic = matches!(
             ptxcc_dialect::types::pointer_address_space(destination.r#type()),
@@ -245,11 +239,8 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
             unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), 1, source.to_raw()) };
             return;
         };
-        let destination_alignment = crate::ir::argument_attributes(op, 0)
-            .and_then(|d| crate::ir::dictionary_get(d, "llvm.align"))
-            .and_then(|a| IntegerAttribute::try_from(a).ok())
-            .and_then(|a| u64::try_from(a.value()).ok())
-            .unwrap_or(1);
+        let destination_alignment =
+            parameter_integer(op, 0, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
         let i64_type: Type = IntegerType::new(self.context, 64).into();
         let copy = OperationBuilder::new(names::COPY_PARAM, op.location())
             .add_operands(&[source, destination])
@@ -266,7 +257,6 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         block.insert_operation_before(op, copy);
         // SAFETY: memcpy has no results; nothing refers to it.
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
-        let _ = self.location;
     }
 }
 

@@ -12,9 +12,17 @@ fn module<'c>(context: &'c Context, text: &str) -> Module<'c> {
     Module::parse(context, text).expect("test module parses")
 }
 
+/// The strategy of each byval parameter after `lower-struct-args` with the
+/// default options on `text`: (kernel, parameter index, strategy).
+fn strategies(text: &str) -> Vec<(String, usize, Strategy)> {
+    let context = llvm_context();
+    let module = module(&context, text);
+    lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default()).expect("lowers")
+}
+
 /// The printed `llvm.func @name`.
 fn function_text(module: &Module, name: &str) -> String {
-    functions(module.as_operation())
+    crate::ir::module_functions(module.as_operation())
         .into_iter()
         .find(|f| crate::abi::signature::function_name(*f) == name)
         .map(|f| f.to_string())
@@ -50,9 +58,7 @@ fn a_kernel_with_a_problem_is_left_unchanged_and_the_others_are_lowered() {
 
 #[test]
 fn the_summary_names_each_strategy() {
-    let context = llvm_context();
-    let module = module(
-        &context,
+    let summary = strategies(
         r#"
         llvm.func @reads(%p: !llvm.ptr {llvm.readonly, llvm.nocapture})
         llvm.func ptx_kernelcc @k(%a: !llvm.ptr {llvm.byval = i64}, %b: !llvm.ptr {llvm.byval = i64},
@@ -64,9 +70,8 @@ fn the_summary_names_each_strategy() {
         }
         "#,
     );
-    let summary = lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default()).expect("lowers");
-    let strategies: Vec<_> = summary.iter().map(|(_, index, strategy)| (*index, *strategy)).collect();
-    assert_eq!(strategies, vec![(0, Strategy::ParamSpace), (1, Strategy::CastOnly), (2, Strategy::Copy)]);
+    let found: Vec<_> = summary.iter().map(|(_, index, strategy)| (*index, *strategy)).collect();
+    assert_eq!(found, vec![(0, Strategy::ParamSpace), (1, Strategy::CastOnly), (2, Strategy::Copy)]);
 }
 
 /// A cycle of callees: @k1 asks about @f, which calls @g, which calls @f
@@ -77,7 +82,6 @@ fn the_summary_names_each_strategy() {
 #[case::both_read(false, Strategy::CastOnly)]
 #[case::f_writes(true, Strategy::Copy)]
 fn call_cycles_are_decided_soundly(#[case] f_writes: bool, #[case] expected: Strategy) {
-    let context = llvm_context();
     // The write goes through a GEP made first, so that the walk (newest use
     // first) reaches the call to @g before it finds the write.
     let write = if f_writes { "llvm.store %n, %q : i32, !llvm.ptr" } else { "" };
@@ -104,9 +108,7 @@ fn call_cycles_are_decided_soundly(#[case] f_writes: bool, #[case] expected: Str
         }}
         "#
     );
-    let module = module(&context, &text);
-    let summary = lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default()).expect("lowers");
-    for (kernel, _, strategy) in summary {
+    for (kernel, _, strategy) in strategies(&text) {
         assert_eq!(strategy, expected, "{kernel}");
     }
 }
@@ -132,7 +134,6 @@ fn alignment_at_an_offset(#[case] base: u64, #[case] offset: i64, #[case] expect
 #[case("other = none, argMem = none", true)]
 #[case("other = none, argMem = write", false)]
 fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bool) {
-    let context = llvm_context();
     let text = format!(
         r#"
         llvm.func @f(!llvm.ptr {{llvm.nocapture}}) attributes {{memory_effects = #llvm.memory_effects<{effects}, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>}}
@@ -142,8 +143,6 @@ fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bo
         }}
         "#
     );
-    let module = module(&context, &text);
-    let summary = lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default()).expect("lowers");
     let expected = if reads_only { Strategy::CastOnly } else { Strategy::Copy };
-    assert_eq!(summary[0].2, expected, "{effects}");
+    assert_eq!(strategies(&text)[0].2, expected, "{effects}");
 }
