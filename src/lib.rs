@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use melior::{ir::Module, pass::PassManager, Context};
-//! use ptxcc::{ConvertPtxccToLlvmOptions, LowerStructArgsOptions, PipelineOptions};
+//! use ptxcc::{ConvertPtxccToLlvmOptions, LowerStructArgsOptions, TargetOptions};
 //!
 //! // A context of your own: ptxcc adds the dialects it needs and `ptxcc`.
 //! let context = Context::new();
@@ -32,7 +32,7 @@
 //! // `ptxcc::add_pipeline(&pm, &PipelineOptions::default())`).
 //! let pm = PassManager::new(&context);
 //! pm.add_pass(ptxcc::create_lower_struct_args_pass(&LowerStructArgsOptions {
-//!     chip: "sm_80".into(),
+//!     target: TargetOptions { chip: "sm_80".into(), ptx: 0 },
 //!     ..Default::default()
 //! }));
 //! pm.nested_under("llvm.func").add_pass(ptxcc::create_convert_ptxcc_to_llvm_pass(
@@ -44,7 +44,6 @@
 //! let text = module.as_operation().to_string();
 //! assert!(text.contains("llvm.getelementptr %0[24] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8"), "{text}");
 //! assert!(!text.contains("\"ptxcc."));
-//! # let _ = PipelineOptions::default();
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -65,6 +64,7 @@ pub use pipeline::{add_pipeline, PipelineOptions};
 pub use ptxcc_conversions as conversions;
 pub use ptxcc_conversions::{
     lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
+    options::TargetOptions,
     ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };

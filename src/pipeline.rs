@@ -8,6 +8,7 @@
 use melior::pass::{OperationPassManager, PassManager};
 use ptxcc_conversions::{
     lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
+    options::unknown_option,
     ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };
@@ -33,17 +34,20 @@ impl PassOptions for PipelineOptions {
     const OPTIONS: &'static [OptionInfo] = &[LOWER[0], LOWER[1], LOWER[2], LOWER[3], CONVERT[0], CONVERT[1]];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        if LOWER.iter().any(|option| option.name == name) {
+        let has = |options: &[OptionInfo]| options.iter().any(|option| option.name == name);
+        let result = if has(LOWER) {
             self.lower.set(name, value)
-        } else {
+        } else if has(CONVERT) {
             self.convert.set(name, value)
-        }
-    }
-
-    fn to_text(&self) -> String {
-        format!("{} {}", self.lower.to_text(), self.convert.to_text())
+        } else {
+            return Err(unknown_option::<Self>(name));
+        };
+        result.map_err(|error| error.for_pass(Self::PASS))
     }
 }
+
+// The list above names every option of the pipeline's passes, each once.
+const _: () = assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + CONVERT.len());
 
 /// Adds the whole pipeline to `pm`, a pass manager on `builtin.module`.
 pub fn add_pipeline(pm: &PassManager, options: &PipelineOptions) {

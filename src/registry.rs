@@ -218,6 +218,11 @@ mod tests {
         for pass in PASSES {
             assert!((pass.add)(&pm.as_operation_pass_manager(), "builtin.module", "no-such-option=1").is_err());
         }
+        // `set` is public: an unknown name is an error there too.
+        assert!(PipelineOptions::default().set("no-such-option", None).is_err());
+        assert!(LowerStructArgsOptions::default().set("no-such-option", None).is_err());
+        assert!(AbiReportOptions::default().set("no-such-option", None).is_err());
+        assert!(ConvertPtxccToLlvmOptions::default().set("no-such-option", None).is_err());
     }
 
     #[test]

@@ -45,45 +45,27 @@ use crate::{
     abi::{
         classify_argument, classify_result,
         prototype::pass_as_array,
-        signature::{address_taken_functions, function_signature, function_target},
+        signature::{address_taken_functions, function_signature},
         AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
     },
-    options::{format_options, parse_chip, parse_ptx, parse_u64, OptionError, OptionInfo, PassOptions},
+    options::{parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
     pass::{pass_from_fn, PassDescription, PassId},
 };
 
 /// Options of `ptxcc-abi-report`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AbiReportOptions {
-    /// The chip of functions without `target_cpu` (like `llc -mcpu`).
-    pub chip: String,
-    /// PTX version times ten for functions without `target_features` (like
-    /// `llc -mattr=+ptxNN`); 0 means the chip's minimum, as in `llc`.
-    pub ptx: u32,
+    /// The target of functions that do not name theirs.
+    pub target: TargetOptions,
     /// Classification thresholds.
     pub thresholds: Thresholds,
-}
-
-impl Default for AbiReportOptions {
-    fn default() -> Self {
-        AbiReportOptions { chip: "sm_90".into(), ptx: 0, thresholds: Thresholds::default() }
-    }
 }
 
 impl PassOptions for AbiReportOptions {
     const PASS: &'static str = "ptxcc-abi-report";
     const OPTIONS: &'static [OptionInfo] = &[
-        OptionInfo {
-            name: "chip",
-            default: "sm_90",
-            description: "target chip of functions without target_cpu (llc -mcpu)",
-        },
-        OptionInfo {
-            name: "ptx",
-            default: "0",
-            description:
-                "PTX version x10 of functions without target_features (llc -mattr=+ptxNN); 0 = the chip's minimum",
-        },
+        TargetOptions::OPTIONS[0],
+        TargetOptions::OPTIONS[1],
         OptionInfo {
             name: "flatten-threshold",
             default: "32",
@@ -103,34 +85,18 @@ impl PassOptions for AbiReportOptions {
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        match name {
-            "chip" => self.chip = parse_chip(Self::PASS, name, value)?,
-            "ptx" => self.ptx = parse_ptx(Self::PASS, name, value)?,
-            "flatten-threshold" => self.thresholds.flatten = parse_u64(Self::PASS, name, value)?,
-            "vector-threshold" => self.thresholds.vector = parse_u64(Self::PASS, name, value)?,
-            "sret-threshold" => self.thresholds.sret = parse_u64(Self::PASS, name, value)?,
-            "max-byval-size" => self.thresholds.max_byval = parse_u64(Self::PASS, name, value)?,
-            _ => unreachable!("PassOptions::parse checks names against OPTIONS"),
+        if let Some(result) = self.target.set(Self::PASS, name, value) {
+            return result;
         }
+        let threshold = match name {
+            "flatten-threshold" => &mut self.thresholds.flatten,
+            "vector-threshold" => &mut self.thresholds.vector,
+            "sret-threshold" => &mut self.thresholds.sret,
+            "max-byval-size" => &mut self.thresholds.max_byval,
+            _ => return Err(unknown_option::<Self>(name)),
+        };
+        *threshold = parse_u64(Self::PASS, name, value)?;
         Ok(())
-    }
-
-    fn to_text(&self) -> String {
-        format_options(&[
-            ("chip", self.chip.clone()),
-            ("ptx", self.ptx.to_string()),
-            ("flatten-threshold", self.thresholds.flatten.to_string()),
-            ("vector-threshold", self.thresholds.vector.to_string()),
-            ("sret-threshold", self.thresholds.sret.to_string()),
-            ("max-byval-size", self.thresholds.max_byval.to_string()),
-        ])
-    }
-}
-
-impl AbiReportOptions {
-    /// The target of `func` under these options.
-    pub fn target_of(&self, func: OperationRef) -> Result<Target, AbiError> {
-        function_target(func, &self.chip, (self.ptx != 0).then_some(self.ptx))
     }
 }
 
@@ -331,7 +297,7 @@ pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut
     let mut problems = 0;
     for func in crate::ir::module_functions(module) {
         let name = crate::abi::signature::function_name(func);
-        let outcome = options.target_of(func).and_then(|target| {
+        let outcome = options.target.target_of(func).and_then(|target| {
             let signature = function_signature(func, taken.contains(&name))?;
             let text = function_report(&signature, &layout, &target, &options.thresholds)?;
             Ok((text, check_param_space(&signature, &layout, &target)?))

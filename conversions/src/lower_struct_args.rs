@@ -57,7 +57,7 @@ use crate::{
     context::context_of,
     ir::module_functions,
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
-    options::{format_options, parse_bool, parse_u64, OptionError, OptionInfo, PassOptions},
+    options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
     pass::{pass_from_fn, PassDescription, PassId},
 };
 
@@ -72,16 +72,14 @@ pub struct LowerStructArgsOptions {
     pub opt_byval: bool,
     /// Largest local copy of a `byval` parameter, in bytes (seed 001).
     pub max_byval_size: u64,
-    /// Chip of functions without `target_cpu` (like `llc -mcpu`).
-    pub chip: String,
-    /// PTX version times ten for functions without `target_features`; 0
-    /// means the chip's minimum.
-    pub ptx: u32,
+    /// The target of functions that do not name theirs (`cvta.param` and
+    /// the param-space limit depend on it).
+    pub target: TargetOptions,
 }
 
 impl Default for LowerStructArgsOptions {
     fn default() -> Self {
-        Self { opt_byval: true, max_byval_size: 4096, chip: "sm_90".into(), ptx: 0 }
+        Self { opt_byval: true, max_byval_size: 4096, target: TargetOptions::default() }
     }
 }
 
@@ -98,37 +96,20 @@ impl PassOptions for LowerStructArgsOptions {
             default: "4096",
             description: "largest local copy of a byval parameter in bytes; a larger one is an error",
         },
-        OptionInfo {
-            name: "chip",
-            default: "sm_90",
-            description: "target chip of functions without target_cpu (llc -mcpu)",
-        },
-        OptionInfo {
-            name: "ptx",
-            default: "0",
-            description:
-                "PTX version x10 of functions without target_features (llc -mattr=+ptxNN); 0 = the chip's minimum",
-        },
+        TargetOptions::OPTIONS[0],
+        TargetOptions::OPTIONS[1],
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        if let Some(result) = self.target.set(Self::PASS, name, value) {
+            return result;
+        }
         match name {
             "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
             "max-byval-size" => self.max_byval_size = parse_u64(Self::PASS, name, value)?,
-            "chip" => self.chip = crate::options::parse_chip(Self::PASS, name, value)?,
-            "ptx" => self.ptx = crate::options::parse_ptx(Self::PASS, name, value)?,
-            _ => unreachable!("PassOptions::parse checks names against OPTIONS"),
+            _ => return Err(unknown_option::<Self>(name)),
         }
         Ok(())
-    }
-
-    fn to_text(&self) -> String {
-        format_options(&[
-            ("opt-byval", self.opt_byval.to_string()),
-            ("max-byval-size", self.max_byval_size.to_string()),
-            ("chip", self.chip.clone()),
-            ("ptx", self.ptx.to_string()),
-        ])
     }
 }
 
@@ -176,9 +157,7 @@ pub fn lower_struct_args(
             continue;
         }
         let mut errors: Vec<(melior::ir::Location, String)> = Vec::new();
-        let target =
-            crate::abi::signature::function_target(func, &options.chip, (options.ptx != 0).then_some(options.ptx));
-        let target = match target {
+        let target = match options.target.target_of(func) {
             Ok(target) => target,
             Err(error) => {
                 emit_error(func.location(), &error.to_string());

@@ -7,7 +7,9 @@
 //! defaults (what `ptxcc-opt --help` prints) and parses the text between the
 //! braces.
 
-use std::fmt::Write as _;
+use melior::ir::OperationRef;
+
+use crate::abi::{signature::function_target, AbiError, Target};
 
 /// One option of a pass, as `--help` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,17 @@ pub enum OptionError {
     },
 }
 
+impl OptionError {
+    /// The same error, reported for the pass `pass` (a pipeline that took
+    /// the option on behalf of one of its passes).
+    pub fn for_pass(self, pass: &'static str) -> Self {
+        match self {
+            Self::Unknown { name, known, .. } => Self::Unknown { pass, name, known },
+            Self::Invalid { name, value, expected, .. } => Self::Invalid { pass, name, value, expected },
+        }
+    }
+}
+
 /// A typed options struct of one pass.
 pub trait PassOptions: Default + Clone + Send + 'static {
     /// The pass these options belong to (its command-line name).
@@ -54,11 +67,9 @@ pub trait PassOptions: Default + Clone + Send + 'static {
     /// Every option with its default, in the order `--help` shows them.
     const OPTIONS: &'static [OptionInfo];
 
-    /// Sets one option from text; `value` is `None` for a bare name.
+    /// Sets one option from text; `value` is `None` for a bare name. A
+    /// name not in [`Self::OPTIONS`] is [`OptionError::Unknown`].
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError>;
-
-    /// The options as MLIR pipeline text (`key=value key=value`).
-    fn to_text(&self) -> String;
 
     /// Parses the text between a pass's braces, starting from the defaults.
     fn parse(text: &str) -> Result<Self, OptionError> {
@@ -68,16 +79,68 @@ pub trait PassOptions: Default + Clone + Send + 'static {
                 Some((name, value)) => (name.trim(), Some(unquote(value.trim()))),
                 None => (item.trim(), None),
             };
-            if !Self::OPTIONS.iter().any(|option| option.name == name) {
-                return Err(OptionError::Unknown {
-                    pass: Self::PASS,
-                    name: name.to_string(),
-                    known: Self::OPTIONS.iter().map(|o| o.name).collect::<Vec<_>>().join(", "),
-                });
-            }
             options.set(name, value)?;
         }
         Ok(options)
+    }
+}
+
+/// The error for an option `name` that the pass `T` does not have.
+pub fn unknown_option<T: PassOptions>(name: &str) -> OptionError {
+    OptionError::Unknown {
+        pass: T::PASS,
+        name: name.to_string(),
+        known: T::OPTIONS.iter().map(|o| o.name).collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// The target a pass assumes for functions that do not name theirs: the
+/// `chip` and `ptx` options, shared by every pass that needs a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetOptions {
+    /// The chip of functions without `target_cpu` (like `llc -mcpu`).
+    pub chip: String,
+    /// PTX version times ten for functions without `target_features` (like
+    /// `llc -mattr=+ptxNN`); 0 means the chip's minimum, as in `llc`.
+    pub ptx: u32,
+}
+
+impl Default for TargetOptions {
+    fn default() -> Self {
+        Self { chip: "sm_90".into(), ptx: 0 }
+    }
+}
+
+impl TargetOptions {
+    /// The two options, for a pass's [`PassOptions::OPTIONS`].
+    pub const OPTIONS: [OptionInfo; 2] = [
+        OptionInfo {
+            name: "chip",
+            default: "sm_90",
+            description: "target chip of functions without target_cpu (llc -mcpu)",
+        },
+        OptionInfo {
+            name: "ptx",
+            default: "0",
+            description:
+                "PTX version x10 of functions without target_features (llc -mattr=+ptxNN); 0 = the chip's minimum",
+        },
+    ];
+
+    /// Sets `chip` or `ptx` for the pass `pass`; `None` when `name` is
+    /// neither.
+    pub fn set(&mut self, pass: &'static str, name: &str, value: Option<&str>) -> Option<Result<(), OptionError>> {
+        Some(match name {
+            "chip" => parse_chip(pass, name, value).map(|chip| self.chip = chip),
+            "ptx" => parse_ptx(pass, name, value).map(|ptx| self.ptx = ptx),
+            _ => return None,
+        })
+    }
+
+    /// The target of `func` under these options (its own `target_cpu` and
+    /// `target_features` first).
+    pub fn target_of(&self, func: OperationRef) -> Result<Target, AbiError> {
+        function_target(func, &self.chip, (self.ptx != 0).then_some(self.ptx))
     }
 }
 
@@ -124,32 +187,22 @@ pub fn parse_u64(pass: &'static str, name: &str, value: Option<&str>) -> Result<
     value.and_then(|v| v.parse().ok()).ok_or_else(|| invalid(pass, name, value, "an unsigned integer"))
 }
 
-/// Parses a chip name option (`sm_90`); the name is checked when a target
-/// is resolved.
-pub fn parse_chip(pass: &'static str, name: &str, value: Option<&str>) -> Result<String, OptionError> {
+/// Parses a chip name option: a chip llc 22 knows (`sm_90`, `sm_90a`).
+fn parse_chip(pass: &'static str, name: &str, value: Option<&str>) -> Result<String, OptionError> {
     value
-        .filter(|v| !v.is_empty())
+        .filter(|chip| crate::abi::target::minimum_ptx(chip).is_some())
         .map(str::to_string)
-        .ok_or_else(|| invalid(pass, name, value, "a chip name such as sm_90"))
+        .ok_or_else(|| invalid(pass, name, value, "a chip llc knows, such as sm_90"))
 }
 
 /// Parses a PTX version option (times ten: `80` for PTX 8.0; 0 for the
 /// chip's minimum).
-pub fn parse_ptx(pass: &'static str, name: &str, value: Option<&str>) -> Result<u32, OptionError> {
+fn parse_ptx(pass: &'static str, name: &str, value: Option<&str>) -> Result<u32, OptionError> {
     value.and_then(|v| v.parse().ok()).ok_or_else(|| invalid(pass, name, value, "a PTX version times ten, such as 80"))
 }
 
 fn invalid(pass: &'static str, name: &str, value: Option<&str>, expected: &'static str) -> OptionError {
     OptionError::Invalid { pass, name: name.to_string(), value: value.unwrap_or_default().to_string(), expected }
-}
-
-/// Formats `key=value` pairs as pipeline option text.
-pub fn format_options(pairs: &[(&str, String)]) -> String {
-    let mut text = String::new();
-    for (index, (name, value)) in pairs.iter().enumerate() {
-        let _ = write!(text, "{}{name}={value}", if index > 0 { " " } else { "" });
-    }
-    text
 }
 
 #[cfg(test)]

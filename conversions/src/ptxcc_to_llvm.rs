@@ -38,7 +38,7 @@ pub use copy_param::{plan_inline_copy, populate_copy_param_patterns, Access, Acc
 pub use load_param::populate_load_param_patterns;
 
 use crate::{
-    options::{format_options, parse_bool, parse_u64, OptionError, OptionInfo, PassOptions},
+    options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
     pass::{pass_from_fn, PassDescription, PassId},
 };
 
@@ -78,16 +78,9 @@ impl PassOptions for ConvertPtxccToLlvmOptions {
         match name {
             "inline-copy-threshold" => self.inline_copy_threshold = parse_u64(Self::PASS, name, value)?,
             "vector-copy" => self.vector_copy = parse_bool(Self::PASS, name, value)?,
-            _ => unreachable!("PassOptions::parse checks names against OPTIONS"),
+            _ => return Err(unknown_option::<Self>(name)),
         }
         Ok(())
-    }
-
-    fn to_text(&self) -> String {
-        format_options(&[
-            ("inline-copy-threshold", self.inline_copy_threshold.to_string()),
-            ("vector-copy", self.vector_copy.to_string()),
-        ])
     }
 }
 
