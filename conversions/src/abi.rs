@@ -29,8 +29,8 @@ pub(crate) mod tests;
 pub use classify::{classify_argument, classify_result, ArgClass, Classification, Leaf, Thresholds};
 pub use layout::{AbiType, DataLayout, FloatKind, StructType, NVPTX64_LAYOUT};
 pub use parts::{schedule, value_parts, Access, Part, PartType};
-pub use prototype::{FunctionSignature, Linkage, ParamSignature};
-pub use target::Target;
+pub use prototype::{check_param_space, FunctionSignature, Linkage, ParamSignature};
+pub use target::{ParamSpaceError, Target};
 
 /// Why the ABI model has no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -43,7 +43,7 @@ use ptxcc_dialect::verify::emit_error;
 
 use crate::{
     abi::{
-        classify_argument, classify_result,
+        check_param_space, classify_argument, classify_result,
         prototype::pass_as_array,
         signature::{address_taken_functions, function_signature},
         AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
@@ -98,43 +98,6 @@ impl PassOptions for AbiReportOptions {
         *threshold = parse_u64(Self::PASS, name, value)?;
         Ok(())
     }
-}
-
-/// A kernel whose parameters do not fit the target's `.param` space.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "kernel '{kernel}' needs {bytes} bytes of .param space, more than the {limit} bytes {target} allows{hint}",
-    hint = if *limit < crate::abi::target::PARAM_LIMIT_LARGE { " (PTX 8.1 on sm_70 or newer allows 32764)" } else { "" }
-)]
-pub struct ParamSpaceError {
-    /// The kernel's name.
-    pub kernel: String,
-    /// Bytes its parameters need.
-    pub bytes: u64,
-    /// Bytes the target allows.
-    pub limit: u64,
-    /// The target, printed.
-    pub target: String,
-}
-
-/// The param-space check of one function: `Ok(Some(..))` for a kernel over
-/// the limit.
-pub fn check_param_space(
-    signature: &FunctionSignature,
-    layout: &DataLayout,
-    target: &Target,
-) -> Result<Option<ParamSpaceError>, AbiError> {
-    if !signature.kernel {
-        return Ok(None);
-    }
-    let bytes = signature.param_bytes(layout)?;
-    let limit = target.param_limit();
-    Ok((bytes > limit).then(|| ParamSpaceError {
-        kernel: signature.name.clone(),
-        bytes,
-        limit,
-        target: target.to_string(),
-    }))
 }
 
 /// Entries shown in the `leaves` and `accesses` columns before "...".

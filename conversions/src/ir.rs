@@ -40,6 +40,13 @@ pub fn has_no_uses(value: Value) -> bool {
     unsafe { mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
 }
 
+/// The first result of `op`, if it has one. (Use this, not melior's
+/// `result(0)`, on ops that may have none: melior prints the whole op into
+/// that error, a walk of its module that once made a pass quadratic.)
+pub fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    (op.result_count() > 0).then(|| op.result(0).ok().map(Into::into)).flatten()
+}
+
 /// The name of `op` (`llvm.load`).
 pub fn op_name(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()

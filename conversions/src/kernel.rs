@@ -37,6 +37,39 @@ pub fn is_kernel(func: OperationRef) -> bool {
     cconv == ptx_kernel
 }
 
+/// The linkage of `func` (an `llvm.func`; `external` when not written), as
+/// the C API's enum.
+pub fn linkage(func: OperationRef) -> mlir_sys::MlirLLVMLinkage {
+    let Ok(attribute) = func.attribute("linkage") else { return mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal };
+    let context = context_of(func);
+    // Attributes are uniqued: find the one that is equal.
+    (mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal..=mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageCommon)
+        .find(|&kind| {
+            // SAFETY: the context is alive; the attribute is owned by it.
+            attribute == unsafe { Attribute::from_raw(mlir_sys::mlirLLVMLinkageAttrGet(context.to_raw(), kind)) }
+        })
+        .unwrap_or(mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal)
+}
+
+/// Whether the body of `func` is exactly the one a call runs (LLVM's "exact
+/// definition"): external, internal or private linkage. `weak`, `linkonce`,
+/// `common` and `extern_weak` bodies can be replaced at link time, and the
+/// `_odr` and `available_externally` ones by a copy optimised differently,
+/// so nothing may be inferred from them.
+pub fn has_exact_definition(func: OperationRef) -> bool {
+    matches!(
+        linkage(func),
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal
+            | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal
+            | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
+    ) && func.region(0).ok().and_then(|r| r.first_block()).is_some()
+}
+
+/// The function type of an `llvm.func`.
+pub fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<melior::ir::Type<'c>> {
+    crate::ir::type_attribute(func, "function_type")
+}
+
 /// The `llvm.func` that encloses `op` (or `op` itself).
 pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let mut current = Some(op);
@@ -133,11 +166,9 @@ pub fn parameter_count(func: OperationRef) -> usize {
     if let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) {
         return entry.argument_count();
     }
-    func.attribute("function_type")
-        .ok()
-        .map(|t| unsafe { mlir_sys::mlirTypeAttrGetValue(t.to_raw()) })
-        .map(|t| unsafe { mlir_sys::mlirLLVMFunctionTypeGetNumInputs(t) } as usize)
-        .unwrap_or(0)
+    // SAFETY: an input count query on a live `!llvm.func` type.
+    function_type(func)
+        .map_or(0, |t| unsafe { mlir_sys::mlirLLVMFunctionTypeGetNumInputs(melior::ir::TypeLike::to_raw(&t)) } as usize)
 }
 
 fn dictionary_entries(dictionary: Attribute) -> Vec<(Identifier, Attribute)> {

@@ -52,8 +52,7 @@ pub use readonly::ReadOnlyAnalysis;
 pub use rewrite::rewrite_argument;
 
 use crate::{
-    abi::{signature::function_signature, DataLayout, FunctionSignature},
-    abi_report::check_param_space,
+    abi::{check_param_space, signature::function_signature, DataLayout, FunctionSignature},
     context::context_of,
     ir::module_functions,
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},

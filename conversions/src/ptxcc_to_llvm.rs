@@ -31,13 +31,12 @@ use melior::{
 };
 use ptxcc_dialect::verify::emit_error;
 
-pub(crate) use crate::context::context_of;
-
 pub use casts::{param_space_parameter, populate_cast_patterns};
 pub use copy_param::{plan_inline_copy, populate_copy_param_patterns, Access, AccessKind};
 pub use load_param::populate_load_param_patterns;
 
 use crate::{
+    context::context_of,
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
     pass::{pass_from_fn, PassDescription, PassId},
 };
@@ -192,12 +191,10 @@ impl<'c> Emitter<'c> {
     /// result (if any).
     pub fn emit(&self, operation: melior::ir::Operation<'c>) -> Option<melior::ir::Value<'c, 'c>> {
         let inserted = self.rewriter.insert(operation);
-        // Ask for a result only when there is one: melior prints the whole op
-        // into the error otherwise, which made copies quadratic in module size.
-        let result = (inserted.result_count() > 0).then(|| inserted.result(0).ok()).flatten().map(|r| r.to_raw());
+        let result = crate::ir::first_result(inserted)?;
         // SAFETY: the result belongs to an op owned by the IR, which outlives
         // this rewrite; melior values carry no ownership.
-        result.map(|raw| unsafe { melior::ir::Value::from_raw(raw) })
+        Some(unsafe { melior::ir::Value::from_raw(result.to_raw()) })
     }
 
     /// `base` advanced by `offset` bytes (an i8 `llvm.getelementptr`; `base`
@@ -271,14 +268,4 @@ where
         &[],
     );
     patterns.add(pattern);
-}
-
-/// The value of an integer attribute of `op` (0 when absent; callers run
-/// after verification).
-pub(crate) fn integer_attribute(op: OperationRef, name: &str) -> i64 {
-    op.attribute(name)
-        .ok()
-        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-        .map(|a| a.value())
-        .unwrap_or_default()
 }

@@ -180,12 +180,10 @@ pub fn classify_result(layout: &DataLayout, ty: &AbiType, thresholds: &Threshold
     if classification.class == ArgClass::Scalar || classification.class == ArgClass::Vector {
         return classification;
     }
-    classification.class = if classification.size > thresholds.sret {
-        ArgClass::Indirect
-    } else if classification.class == ArgClass::Flatten {
-        ArgClass::Flatten
-    } else {
-        ArgClass::Direct
-    };
+    if classification.size > thresholds.sret {
+        classification.class = ArgClass::Indirect;
+    } else if classification.class != ArgClass::Flatten {
+        classification.class = ArgClass::Direct;
+    }
     classification
 }

@@ -76,16 +76,6 @@ pub struct StructType {
 }
 
 impl AbiType {
-    /// A literal struct.
-    pub fn literal(fields: Vec<AbiType>) -> Self {
-        AbiType::Struct(StructType { name: None, fields, packed: false })
-    }
-
-    /// A packed literal struct.
-    pub fn packed(fields: Vec<AbiType>) -> Self {
-        AbiType::Struct(StructType { name: None, fields, packed: true })
-    }
-
     /// `[count x elem]`.
     pub fn array(elem: AbiType, count: u64) -> Self {
         AbiType::Array(Box::new(elem), count)
@@ -99,11 +89,6 @@ impl AbiType {
     /// Whether this is a struct or an array.
     pub fn is_aggregate(&self) -> bool {
         matches!(self, AbiType::Struct(_) | AbiType::Array(..))
-    }
-
-    /// Whether this is an integer, float or pointer.
-    pub fn is_scalar(&self) -> bool {
-        matches!(self, AbiType::Int(_) | AbiType::Float(_) | AbiType::Ptr(_))
     }
 }
 
@@ -180,7 +165,20 @@ impl Default for DataLayout {
 
 /// `value` rounded up to a multiple of `align`, saturating instead of
 /// overflowing (sizes of absurd types stay absurd, not a panic).
-fn align_to(value: u64, align: u64) -> u64 {
+/// The alignment known for memory aligned to `align` advanced by `offset`
+/// bytes: the largest power of two dividing both (LLVM's
+/// `commonAlignment`; an `align` of 0 counts as 1).
+pub fn common_alignment(align: u64, offset: i64) -> u64 {
+    let align = align.max(1);
+    if offset == 0 {
+        align
+    } else {
+        align.min(1 << offset.unsigned_abs().trailing_zeros())
+    }
+}
+
+/// `value` rounded up to a multiple of `align` (saturating).
+pub fn align_to(value: u64, align: u64) -> u64 {
     value.checked_next_multiple_of(align.max(1)).unwrap_or(u64::MAX)
 }
 
@@ -385,13 +383,7 @@ impl DataLayout {
                 }
             }
             AbiType::Array(elem, _) => self.alignment(elem, abi),
-            AbiType::Struct(body) if abi => {
-                if body.packed {
-                    1
-                } else {
-                    self.aggregate_abi.max(self.struct_layout(body).align)
-                }
-            }
+            AbiType::Struct(_) if abi => self.size_and_align(ty).1,
             AbiType::Struct(body) => self.aggregate_pref.max(self.struct_layout(body).align),
         }
     }

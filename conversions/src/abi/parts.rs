@@ -259,15 +259,6 @@ fn merge_count(parts: &[Part], index: usize, align: u64) -> usize {
     1
 }
 
-/// Largest power of two that divides both (LLVM's `commonAlignment`).
-fn common_alignment(align: u64, offset: u64) -> u64 {
-    if offset == 0 {
-        align
-    } else {
-        align.min(1 << offset.trailing_zeros())
-    }
-}
-
 /// The `ld.param`/`st.param` accesses `llc` makes for `parts` of a
 /// parameter aligned to `align`: merged groups, then groups split where
 /// they are less aligned than wide.
@@ -278,7 +269,7 @@ pub fn schedule(parts: &[Part], align: u64, target: &Target) -> Vec<Access> {
         let count = merge_count(parts, index, align);
         let first = parts[index];
         let total = first.ty.bytes() * count as u64;
-        let aligned = common_alignment(align, first.offset);
+        let aligned = super::layout::common_alignment(align, first.offset as i64);
         if aligned < total {
             let piece = aligned.max(1);
             for k in 0..total / piece {

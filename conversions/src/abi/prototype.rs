@@ -15,7 +15,9 @@
 //!   whose address is not taken, overridden by `alignstack`, and for `byval`
 //!   at least the `align` attribute.
 
-use super::{layout::FloatKind, schedule, value_parts, AbiError, AbiType, Access, DataLayout, Target};
+use super::{
+    layout::FloatKind, schedule, target::ParamSpaceError, value_parts, AbiError, AbiType, Access, DataLayout, Target,
+};
 
 /// The linkage facts that change a prototype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,13 +41,6 @@ pub struct ParamSignature {
     pub align: Option<u64>,
     /// The `alignstack` attribute.
     pub stack_align: Option<u64>,
-}
-
-impl ParamSignature {
-    /// A parameter with no attributes.
-    pub fn plain(ty: AbiType) -> Self {
-        ParamSignature { ty, byval: None, align: None, stack_align: None }
-    }
 }
 
 /// What a prototype depends on.
@@ -167,7 +162,7 @@ impl FunctionSignature {
         let mut total = 0u64;
         for index in 0..self.params.len() {
             let (size, align) = self.param_footprint(layout, index)?;
-            total = total.checked_next_multiple_of(align.max(1)).unwrap_or(u64::MAX).saturating_add(size);
+            total = super::layout::align_to(total, align).saturating_add(size);
         }
         Ok(total)
     }
@@ -362,4 +357,24 @@ fn unsupported(ty: &AbiType) -> AbiError {
         _ => "llc cannot pass it as a parameter",
     };
     AbiError::Unsupported { ty: ty.to_string(), reason: reason.into() }
+}
+
+/// The param-space check of one function (the sizer): `Ok(Some(..))` for a
+/// kernel whose parameters need more `.param` space than `target` has.
+pub fn check_param_space(
+    signature: &FunctionSignature,
+    layout: &DataLayout,
+    target: &Target,
+) -> Result<Option<ParamSpaceError>, AbiError> {
+    if !signature.kernel {
+        return Ok(None);
+    }
+    let bytes = signature.param_bytes(layout)?;
+    let limit = target.param_limit();
+    Ok((bytes > limit).then(|| ParamSpaceError {
+        kernel: signature.name.clone(),
+        bytes,
+        limit,
+        target: target.to_string(),
+    }))
 }

@@ -11,7 +11,7 @@ use melior::ir::{
 use super::{mlir::abi_type, AbiError, FunctionSignature, Linkage, ParamSignature, Target};
 use crate::{
     ir::{flat_symbol_name, op_name, uses},
-    kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
+    kernel::{function_type, is_kernel, parameter_attribute, LLVM_BYVAL},
 };
 
 /// Functions whose address is taken in `module`: named by an
@@ -41,19 +41,13 @@ fn only_called(addressof: OperationRef) -> bool {
         .all(|used| op_name(used.owner) == "llvm.call" && !used.owner.has_attribute("callee") && used.index == 0)
 }
 
-/// The function type of an `llvm.func`.
-fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
-    let attribute = func.attribute("function_type").ok()?;
-    TypeAttribute::try_from(attribute).ok().map(|t| t.value())
-}
-
-/// The linkage of an `llvm.func`, as the ABI sees it. (The C API has no
-/// query for `#llvm.linkage`: it is read from the printed attribute.)
+/// The linkage of an `llvm.func`, as the prototype prints it.
 pub fn function_linkage(func: OperationRef) -> Linkage {
-    let text = func.attribute("linkage").map(|a| a.to_string()).unwrap_or_default();
-    match text.as_str() {
-        "" | "#llvm.linkage<external>" => Linkage::External,
-        "#llvm.linkage<internal>" | "#llvm.linkage<private>" => Linkage::Local,
+    match crate::kernel::linkage(func) {
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal => Linkage::External,
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate => {
+            Linkage::Local
+        }
         _ => Linkage::Weak,
     }
 }

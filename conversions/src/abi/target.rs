@@ -31,13 +31,6 @@ pub struct Target {
     pub ptx: u32,
 }
 
-impl Default for Target {
-    /// `sm_90` with PTX 8.0: the target of the project's `llc` invocations.
-    fn default() -> Self {
-        Target { chip: "sm_90".into(), sm: 90, ptx: 80 }
-    }
-}
-
 /// Splits `sm_90a` into `(90, "a")`.
 fn parse_chip(chip: &str) -> Option<(u32, &str)> {
     let rest = chip.strip_prefix("sm_")?;
@@ -152,4 +145,21 @@ impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}, PTX {}.{}", self.chip, self.ptx / 10, self.ptx % 10)
     }
+}
+
+/// A kernel whose parameters do not fit the target's `.param` space.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "kernel '{kernel}' needs {bytes} bytes of .param space, more than the {limit} bytes {target} allows{hint}",
+    hint = if *limit < PARAM_LIMIT_LARGE { " (PTX 8.1 on sm_70 or newer allows 32764)" } else { "" }
+)]
+pub struct ParamSpaceError {
+    /// The kernel's name.
+    pub kernel: String,
+    /// Bytes its parameters need.
+    pub bytes: u64,
+    /// Bytes the target allows.
+    pub limit: u64,
+    /// The target, printed.
+    pub target: String,
 }

@@ -279,7 +279,7 @@ fn target_resolution_takes_the_highest_ptx_and_real_chips_only() {
 fn hostile_types_are_answered_quickly() {
     let context = llvm_context();
     let layout = DataLayout::default();
-    let target = Target::default();
+    let target = Target::new("sm_90", Some(80)).expect("a real target");
     let mut deep = "i8".to_string();
     for _ in 0..64 {
         deep = format!("!llvm.struct<({deep}, i16)>");

@@ -12,7 +12,7 @@ use ptxcc_dialect::{address_space, types::pointer_address_space};
 
 use super::readonly::{is_atomic, is_debug_info, reads_without_capture, Escape, ReadOnlyAnalysis};
 use crate::{
-    abi::{mlir::abi_type, DataLayout},
+    abi::{layout::common_alignment, mlir::abi_type, DataLayout},
     ir::{gep_indices, op_name, successor_argument, type_attribute, uses, Use},
     kernel::{parameter_has, parameter_integer, NVVM_GRID_CONSTANT},
 };
@@ -141,15 +141,6 @@ pub struct ByvalParameter<'c, 'a> {
 /// Whether a GEP yields one pointer (not a vector of pointers).
 fn yields_one_pointer(gep: OperationRef) -> bool {
     gep.result(0).is_ok_and(|r| pointer_address_space(r.r#type()).is_some())
-}
-
-/// Known alignment of `base_alignment`-aligned memory advanced by `offset`.
-pub fn offset_alignment(base_alignment: u64, offset: i64) -> u64 {
-    if offset == 0 {
-        return base_alignment.max(1);
-    }
-    let low_bit = 1u64 << offset.unsigned_abs().trailing_zeros().min(63);
-    base_alignment.max(1).min(low_bit)
 }
 
 /// Plans the `byval` parameter `parameter` of the kernel `func`.
@@ -324,7 +315,7 @@ fn classify_use<'c, 'a>(
                     // What is known for certain: the `.param` alignment and
                     // the offset. A load's own (or implied ABI) alignment
                     // can claim more than the param space gives.
-                    let alignment = offset_alignment(plan.alignment, offset);
+                    let alignment = common_alignment(plan.alignment, offset);
                     plan.actions.push(Action::FieldLoad { load: op, offset, alignment });
                 }
                 _ => plan.actions.push(Action::ParamRead(used, position)),
@@ -335,7 +326,7 @@ fn classify_use<'c, 'a>(
         "llvm.store" => escape("is stored to memory".into()),
         "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {
             let declared = parameter_integer(op, 1, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
-            let alignment = node.offset.map_or(declared, |offset| offset_alignment(plan.alignment, offset));
+            let alignment = node.offset.map_or(declared, |offset| common_alignment(plan.alignment, offset));
             plan.actions.push(Action::CopyFrom { op, node: position, alignment });
             Ok(UseClass::Done)
         }

@@ -14,14 +14,11 @@ use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, 
 use ptxcc_dialect::types::pointer_address_space;
 
 use crate::{
-    abi::{
-        signature::{function_linkage, function_name},
-        Linkage,
-    },
+    abi::signature::function_name,
     ir::{
         call_argument_index, flat_symbol_name, integer_attribute, module_functions, op_name, successor_argument, uses,
     },
-    kernel::parameter_has,
+    kernel::{function_type, has_exact_definition, parameter_has},
 };
 
 /// Calls nested deeper than this are not followed (the answer is "may write").
@@ -152,17 +149,11 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
             return Ok(());
         }
         let may_write = || Escape::capture(call, format!("is passed to '@{callee}', which may write through it"));
-        let Some(entry) = function.region(0).ok().and_then(|r| r.first_block()) else {
-            return Err(may_write()); // a declaration: nothing to read
-        };
-        // Only an exact definition (external, internal or private) is the
-        // body the call runs: `weak`/`linkonce`/`common` bodies can be
-        // replaced at link time, and `_odr`/`available_externally` ones by a
-        // copy optimised differently, so LLVM infers nothing from them.
-        let exact = matches!(function_linkage(function), Linkage::External | Linkage::Local);
-        if !exact || index >= entry.argument_count() || depth >= MAX_CALL_DEPTH {
+        // Only an exact definition is the body the call runs.
+        let entry = function.region(0).ok().and_then(|r| r.first_block()).filter(|_| has_exact_definition(function));
+        let Some(entry) = entry.filter(|entry| index < entry.argument_count() && depth < MAX_CALL_DEPTH) else {
             return Err(may_write());
-        }
+        };
         let key = (callee.clone(), index);
         if let Some(&decided) = self.decided.get(&key) {
             return if decided { Ok(()) } else { Err(may_write()) };
@@ -234,11 +225,11 @@ fn returns_pointer(op: OperationRef) -> bool {
     if op_name(op) == "llvm.call" {
         return op.results().any(|r| pointer_address_space(r.r#type()).is_some());
     }
-    let Ok(function_type) = op.attribute("function_type") else { return true };
-    // SAFETY: reading the live function type of an `llvm.func`.
+    let Some(function_type) = function_type(op) else { return true };
+    // SAFETY: a result type query on a live `!llvm.func` type.
     let result = unsafe {
-        melior::ir::Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(mlir_sys::mlirTypeAttrGetValue(
-            melior::ir::attribute::AttributeLike::to_raw(&function_type),
+        melior::ir::Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(melior::ir::TypeLike::to_raw(
+            &function_type,
         )))
     };
     pointer_address_space(result).is_some()

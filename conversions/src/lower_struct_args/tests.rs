@@ -122,7 +122,7 @@ fn call_cycles_are_decided_soundly(#[case] f_writes: bool, #[case] expected: Str
 #[case(128, -8, 8)]
 #[case(0, 0, 1)]
 fn alignment_at_an_offset(#[case] base: u64, #[case] offset: i64, #[case] expected: u64) {
-    assert_eq!(analysis::offset_alignment(base, offset), expected);
+    assert_eq!(crate::abi::layout::common_alignment(base, offset), expected);
 }
 
 /// `readwrite` is not `read`: the levels are read whole. (With `nocapture`

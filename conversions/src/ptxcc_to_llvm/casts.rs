@@ -8,7 +8,8 @@ use melior::{
 };
 use ptxcc_dialect::{address_space, names, types::pointer_type};
 
-use super::{add_lowering, context_of};
+use super::add_lowering;
+use crate::context::context_of;
 use crate::kernel::{
     defining_op, enclosing_function, is_kernel, mark_kernel, parameter_attribute, parameter_index,
     set_parameter_attribute, LLVM_BYVAL, NVVM_GRID_CONSTANT,

@@ -6,7 +6,7 @@ use melior::{
         attribute::{ArrayAttribute, BoolAttribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Identifier, Type, TypeLike, ValueLike,
+        Identifier, Type, ValueLike,
     },
     Context, RewritePatternSet,
 };
@@ -14,7 +14,8 @@ use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::p
 
 use crate::kernel::dictionary;
 
-use super::{add_lowering, integer_attribute, ConvertPtxccToLlvmOptions, Emitter};
+use super::{add_lowering, ConvertPtxccToLlvmOptions, Emitter};
+use crate::ir::integer_attribute;
 
 /// The type of one access of an inline copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,10 +49,7 @@ impl AccessKind {
     /// The MLIR type of the access.
     pub fn r#type(self, context: &Context) -> Type<'_> {
         let integer = |bits| Type::from(IntegerType::new(context, bits));
-        let vector = |lanes: i64| {
-            // SAFETY: a rank-1 shape of `lanes` over a valid element type.
-            unsafe { Type::from_raw(mlir_sys::mlirVectorTypeGet(1, &lanes, integer(32).to_raw())) }
-        };
+        let vector = |lanes: u64| Type::vector(&[lanes], integer(32));
         match self {
             Self::V4I32 => vector(4),
             Self::V2I32 => vector(2),
@@ -128,8 +126,8 @@ pub fn populate_copy_param_patterns(
     add_lowering(patterns, context, names::COPY_PARAM, move |emit, op| {
         let src = op.operand(0).ok()?;
         let mut dst = op.operand(1).ok()?;
-        let size = u64::try_from(integer_attribute(op, "size")).ok()?;
-        let alignment = u64::try_from(integer_attribute(op, "alignment")).ok()?;
+        let size = u64::try_from(integer_attribute(op, "size")?).ok()?;
+        let alignment = u64::try_from(integer_attribute(op, "alignment")?).ok()?;
         if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {
             let generic = pointer_type(emit.context, address_space::GENERIC);
             dst = emit.addrspacecast(dst, generic)?;

@@ -7,7 +7,8 @@ use melior::{
 };
 use ptxcc_dialect::names;
 
-use super::{add_lowering, integer_attribute};
+use super::add_lowering;
+use crate::ir::integer_attribute;
 
 /// Checks what the pattern needs beyond verification: the offset fits the
 /// 32-bit constant index of `llvm.getelementptr`.
@@ -15,7 +16,7 @@ pub(super) fn check(op: OperationRef) -> Result<(), String> {
     if op.name().as_string_ref().as_str() != Ok(names::LOAD_PARAM) {
         return Ok(());
     }
-    let offset = integer_attribute(op, "offset");
+    let offset = integer_attribute(op, "offset").unwrap_or_default();
     if offset > i64::from(i32::MAX) {
         return Err(format!(
             "'{}' op offset {offset} does not fit a 32-bit GEP index (param space is at most 32764 bytes)",
@@ -31,8 +32,8 @@ pub fn populate_load_param_patterns(patterns: &RewritePatternSet, context: &Cont
     add_lowering(patterns, context, names::LOAD_PARAM, |emit, op| {
         let ptr = op.operand(0).ok()?;
         let result_type = op.result(0).ok()?.r#type();
-        let offset = integer_attribute(op, "offset");
-        let alignment = integer_attribute(op, "alignment");
+        let offset = integer_attribute(op, "offset")?;
+        let alignment = integer_attribute(op, "alignment")?;
         let i64_type = IntegerType::new(emit.context, 64).into();
         let address = emit.byte_offset(ptr, u64::try_from(offset).ok()?)?;
         let load = emit.emit(llvm::load(
