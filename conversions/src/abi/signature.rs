@@ -90,25 +90,28 @@ fn has_passthrough(func: OperationRef, name: &str) -> bool {
 /// [`address_taken_functions`].
 pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<FunctionSignature, AbiError> {
     let name = function_name(func);
-    // The C API has neither a type check nor a variadic query for
-    // `!llvm.func`: both come from the printed type, printed once.
-    let r#type = function_type(func);
-    let printed = r#type.map(|t| t.to_string()).unwrap_or_default();
-    let Some(r#type) = r#type.filter(|_| printed.starts_with("!llvm.func<")) else {
-        return Err(AbiError::Unsupported { ty: name, reason: "no LLVM function type".into() });
-    };
+    let not_a_function = || AbiError::Unsupported { ty: name.clone(), reason: "no LLVM function type".into() };
+    let r#type = function_type(func).ok_or_else(not_a_function)?;
     let raw = r#type.to_raw();
-    // SAFETY: reading inputs and the result of a live type checked above to
-    // be an `!llvm.func`.
-    let (inputs, result) = unsafe {
+    // The C API has neither a type check nor a variadic query for
+    // `!llvm.func`, but types are uniqued: compare the kind with a known
+    // function type, and the type with its non-variadic twin.
+    // SAFETY: queries on live types of the function's context; the
+    // accessors run only once the kind is known.
+    let (inputs, result, variadic, void) = unsafe {
+        let context = mlir_sys::mlirTypeGetContext(raw);
+        let void = mlir_sys::mlirLLVMVoidTypeGet(context);
+        let reference = mlir_sys::mlirLLVMFunctionTypeGet(void, 0, std::ptr::null(), false);
+        if !mlir_sys::mlirTypeIDEqual(mlir_sys::mlirTypeGetTypeID(raw), mlir_sys::mlirTypeGetTypeID(reference)) {
+            return Err(not_a_function());
+        }
         let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
-        let inputs: Vec<Type> =
-            (0..count).map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i))).collect();
-        (inputs, Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw)))
+        let raw_inputs: Vec<_> = (0..count).map(|i| mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i)).collect();
+        let raw_result = mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw);
+        let fixed = mlir_sys::mlirLLVMFunctionTypeGet(raw_result, count, raw_inputs.as_ptr(), false);
+        let inputs: Vec<Type> = raw_inputs.into_iter().map(|t| Type::from_raw(t)).collect();
+        (inputs, Type::from_raw(raw_result), !mlir_sys::mlirTypeEqual(fixed, raw), Type::from_raw(void))
     };
-    let variadic = printed.ends_with(", ...)>") || printed.ends_with("(...)>");
-    // SAFETY: `!llvm.void` is uniqued in the function's live context.
-    let void = unsafe { Type::from_raw(mlir_sys::mlirLLVMVoidTypeGet(mlir_sys::mlirTypeGetContext(raw))) };
     let result = if result == void { None } else { Some(abi_type(result)?) };
     let mut params = Vec::with_capacity(inputs.len());
     for (index, input) in inputs.into_iter().enumerate() {
