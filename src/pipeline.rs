@@ -31,6 +31,7 @@ const CONVERT: &[OptionInfo] = ConvertPtxccToLlvmOptions::OPTIONS;
 
 impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
+    const SUMMARY: &'static str = "The whole ptxcc lowering, with one set of options shared by every pass";
     const OPTIONS: &'static [OptionInfo] = &[LOWER[0], LOWER[1], LOWER[2], LOWER[3], CONVERT[0], CONVERT[1]];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {

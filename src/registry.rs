@@ -13,25 +13,14 @@ use std::{
 
 use melior::pass::OperationPassManager;
 use ptxcc_conversions::{
-    abi_report::{create_abi_report_pass, AbiReportOptions},
-    lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
-    ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
-    OptionError, OptionInfo, PassOptions,
+    abi_report::AbiReportOptions, lower_struct_args::LowerStructArgsOptions, pass::PtxccPass,
+    ptxcc_to_llvm::ConvertPtxccToLlvmOptions, OptionError, OptionInfo, PassOptions,
 };
 
 use crate::{
     pipeline::{add_pipeline_to, PipelineOptions},
     shim,
 };
-
-/// The op a pass runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Anchor {
-    /// Runs once on the whole `builtin.module`.
-    Module,
-    /// Runs on each `llvm.func`, on all cores.
-    Function,
-}
 
 /// A pass (or pipeline) that ptxcc registers by name.
 #[derive(Clone, Copy, Debug)]
@@ -40,8 +29,6 @@ pub struct PassInfo {
     pub name: &'static str,
     /// One-line summary, shown by `--help`.
     pub summary: &'static str,
-    /// What it runs on.
-    pub anchor: Anchor,
     /// Its options with their defaults.
     pub options: &'static [OptionInfo],
     /// Adds the pass to `pm` (anchored on `anchor`, the op name of `pm`)
@@ -49,43 +36,31 @@ pub struct PassInfo {
     pub add: fn(pm: &OperationPassManager, anchor: &str, options: &str) -> Result<(), OptionError>,
 }
 
+/// The registry entry of the pass `T`.
+const fn entry<T: PtxccPass>() -> PassInfo {
+    PassInfo { name: T::PASS, summary: T::SUMMARY, options: T::OPTIONS, add: add_pass::<T> }
+}
+
+/// Adds the pass `T` with the options in `text` to `pm` (anchored on
+/// `anchor`), nested under `llvm.func` when it runs on functions.
+fn add_pass<T: PtxccPass>(pm: &OperationPassManager, anchor: &str, text: &str) -> Result<(), OptionError> {
+    let pass = T::parse(text)?.create_pass();
+    if T::ANCHOR == "llvm.func" {
+        on_functions(pm, anchor, |functions| functions.add_pass(pass));
+    } else {
+        pm.add_pass(pass);
+    }
+    Ok(())
+}
+
 /// Every pass ptxcc registers, in pipeline order.
 pub const PASSES: &[PassInfo] = &[
-    PassInfo {
-        name: AbiReportOptions::PASS,
-        summary: "Print each function's PTX prototype and parameter ABI (stderr); error on kernels over the param-space limit",
-        anchor: Anchor::Module,
-        options: AbiReportOptions::OPTIONS,
-        add: |pm, _anchor, text| {
-            pm.add_pass(create_abi_report_pass(&AbiReportOptions::parse(text)?));
-            Ok(())
-        },
-    },
-    PassInfo {
-        name: LowerStructArgsOptions::PASS,
-        summary: "Lower kernel byval parameters: param-space loads, cvta.param for read-only escapes, local copies only when written",
-        anchor: Anchor::Module,
-        options: LowerStructArgsOptions::OPTIONS,
-        add: |pm, _anchor, text| {
-            pm.add_pass(create_lower_struct_args_pass(&LowerStructArgsOptions::parse(text)?));
-            Ok(())
-        },
-    },
-    PassInfo {
-        name: ConvertPtxccToLlvmOptions::PASS,
-        summary: "Lower every ptxcc op to LLVM/NVVM-dialect ops (ld.param, cvta.param, vectorised copies)",
-        anchor: Anchor::Function,
-        options: ConvertPtxccToLlvmOptions::OPTIONS,
-        add: |pm, anchor, text| {
-            let options = ConvertPtxccToLlvmOptions::parse(text)?;
-            on_functions(pm, anchor, |pm| pm.add_pass(create_convert_ptxcc_to_llvm_pass(&options)));
-            Ok(())
-        },
-    },
+    entry::<AbiReportOptions>(),
+    entry::<LowerStructArgsOptions>(),
+    entry::<ConvertPtxccToLlvmOptions>(),
     PassInfo {
         name: PipelineOptions::PASS,
-        summary: "The whole ptxcc lowering, with one set of options shared by every pass",
-        anchor: Anchor::Module,
+        summary: PipelineOptions::SUMMARY,
         options: PipelineOptions::OPTIONS,
         add: |pm, anchor, text| {
             add_pipeline_to(pm, anchor, &PipelineOptions::parse(text)?);

@@ -49,7 +49,7 @@ use crate::{
         AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
     },
     options::{parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
-    pass::{pass_from_fn, PassDescription, PassId},
+    pass::{pass_from_fn, PassId, PtxccPass},
 };
 
 /// Options of `ptxcc-abi-report`.
@@ -63,6 +63,8 @@ pub struct AbiReportOptions {
 
 impl PassOptions for AbiReportOptions {
     const PASS: &'static str = "ptxcc-abi-report";
+    const SUMMARY: &'static str =
+        "Print each function's PTX prototype and parameter ABI (stderr); error on kernels over the param-space limit";
     const OPTIONS: &'static [OptionInfo] = &[
         TargetOptions::OPTIONS[0],
         TargetOptions::OPTIONS[1],
@@ -287,20 +289,20 @@ static PASS_ID: PassId = PassId;
 /// The `ptxcc-abi-report` pass, anchored on `builtin.module`; it prints to
 /// standard error and changes nothing.
 pub fn create_abi_report_pass(options: &AbiReportOptions) -> Pass {
-    let options = options.clone();
-    pass_from_fn(
-        PassDescription {
-            id: &PASS_ID,
-            name: "PtxccAbiReport",
-            argument: AbiReportOptions::PASS,
-            description: "Print each function's PTX prototype and parameter ABI; check kernel param space",
-            anchor: "builtin.module",
-        },
-        move |module| {
+    options.create_pass()
+}
+
+impl PtxccPass for AbiReportOptions {
+    const NAME: &'static str = "PtxccAbiReport";
+    const ANCHOR: &'static str = "builtin.module";
+
+    fn create_pass(&self) -> Pass {
+        let options = self.clone();
+        pass_from_fn::<Self>(&PASS_ID, move |module| {
             let mut text = String::new();
             let problems = report_module(module, &options, &mut text);
             eprint!("{text}");
             problems == 0
-        },
-    )
+        })
+    }
 }

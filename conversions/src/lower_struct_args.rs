@@ -57,7 +57,7 @@ use crate::{
     ir::module_functions,
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
-    pass::{pass_from_fn, PassDescription, PassId},
+    pass::{pass_from_fn, PassId, PtxccPass},
 };
 
 /// The module attribute that records the `opt-byval` value
@@ -84,6 +84,7 @@ impl Default for LowerStructArgsOptions {
 
 impl PassOptions for LowerStructArgsOptions {
     const PASS: &'static str = "lower-struct-args";
+    const SUMMARY: &'static str = "Lower kernel byval parameters: param-space loads, cvta.param for read-only escapes, local copies only when written";
     const OPTIONS: &'static [OptionInfo] = &[
         OptionInfo {
             name: "opt-byval",
@@ -247,17 +248,17 @@ static PASS_ID: PassId = PassId;
 /// The `lower-struct-args` pass, anchored on `builtin.module` (it reads
 /// callees' bodies to decide the cast-only path).
 pub fn create_lower_struct_args_pass(options: &LowerStructArgsOptions) -> Pass {
-    let options = options.clone();
-    pass_from_fn(
-        PassDescription {
-            id: &PASS_ID,
-            name: "LowerStructArgs",
-            argument: LowerStructArgsOptions::PASS,
-            description: "Lower kernel byval parameters to param-space reads, cvta.param or local copies",
-            anchor: "builtin.module",
-        },
-        move |module| lower_struct_args(module, &options).is_ok(),
-    )
+    options.create_pass()
+}
+
+impl PtxccPass for LowerStructArgsOptions {
+    const NAME: &'static str = "LowerStructArgs";
+    const ANCHOR: &'static str = "builtin.module";
+
+    fn create_pass(&self) -> Pass {
+        let options = self.clone();
+        pass_from_fn::<Self>(&PASS_ID, move |module| lower_struct_args(module, &options).is_ok())
+    }
 }
 
 #[cfg(test)]

@@ -64,6 +64,8 @@ impl OptionError {
 pub trait PassOptions: Default + Clone + Send + 'static {
     /// The pass these options belong to (its command-line name).
     const PASS: &'static str;
+    /// One line saying what the pass does (`--help`, MLIR's pass registry).
+    const SUMMARY: &'static str;
     /// Every option with its default, in the order `--help` shows them.
     const OPTIONS: &'static [OptionInfo];
 

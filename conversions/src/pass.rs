@@ -5,37 +5,38 @@ use melior::{
     pass::{create_external, ExternalPass, Pass},
 };
 
+use crate::options::PassOptions;
+
 /// The identity MLIR knows a pass by: one `static` per pass.
 #[repr(align(8))]
 pub struct PassId;
 
-/// What a pass is called and where it runs.
-pub struct PassDescription {
-    /// The identity (a `static PassId` of the pass's own).
-    pub id: &'static PassId,
-    /// The C++-style name (`LowerStructArgs`).
-    pub name: &'static str,
-    /// The command-line argument (`lower-struct-args`).
-    pub argument: &'static str,
-    /// One line for `--help`.
-    pub description: &'static str,
+/// A ptxcc pass, described by its options type: everything a registry or a
+/// pass manager needs to know about it.
+pub trait PtxccPass: PassOptions {
+    /// The C++-style name MLIR shows in timings (`LowerStructArgs`).
+    const NAME: &'static str;
     /// The op it runs on (`builtin.module`, `llvm.func`).
-    pub anchor: &'static str,
+    const ANCHOR: &'static str;
+
+    /// The pass with these options.
+    fn create_pass(&self) -> Pass;
 }
 
-/// A pass that runs `body` on its op and fails when `body` returns false.
-pub fn pass_from_fn(description: PassDescription, body: impl Fn(OperationRef) -> bool + Clone + 'static) -> Pass {
+/// The pass `T` (identified by `id`, a `static PassId` of its own) that runs
+/// `body` on its op and fails when `body` returns false.
+pub fn pass_from_fn<T: PtxccPass>(id: &'static PassId, body: impl Fn(OperationRef) -> bool + Clone + 'static) -> Pass {
     create_external(
         move |operation: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
             if !body(operation) {
                 pass.signal_failure();
             }
         },
-        TypeId::create(description.id),
-        description.name,
-        description.argument,
-        description.description,
-        description.anchor,
+        TypeId::create(id),
+        T::NAME,
+        T::PASS,
+        T::SUMMARY,
+        T::ANCHOR,
         &[],
     )
 }

@@ -38,7 +38,7 @@ pub use load_param::populate_load_param_patterns;
 use crate::{
     context::context_of,
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
-    pass::{pass_from_fn, PassDescription, PassId},
+    pass::{pass_from_fn, PassId, PtxccPass},
 };
 
 /// Options of `convert-ptxcc-to-llvm`.
@@ -60,6 +60,8 @@ impl Default for ConvertPtxccToLlvmOptions {
 
 impl PassOptions for ConvertPtxccToLlvmOptions {
     const PASS: &'static str = "convert-ptxcc-to-llvm";
+    const SUMMARY: &'static str =
+        "Lower every ptxcc op to LLVM/NVVM-dialect ops (ld.param, cvta.param, vectorised copies)";
     const OPTIONS: &'static [OptionInfo] = &[
         OptionInfo {
             name: "inline-copy-threshold",
@@ -164,17 +166,17 @@ static PASS_ID: PassId = PassId;
 
 /// The `convert-ptxcc-to-llvm` pass, anchored on `llvm.func`.
 pub fn create_convert_ptxcc_to_llvm_pass(options: &ConvertPtxccToLlvmOptions) -> Pass {
-    let options = *options;
-    pass_from_fn(
-        PassDescription {
-            id: &PASS_ID,
-            name: "ConvertPtxccToLlvm",
-            argument: ConvertPtxccToLlvmOptions::PASS,
-            description: "Lower every ptxcc op to LLVM/NVVM-dialect ops",
-            anchor: "llvm.func",
-        },
-        move |function| convert_ptxcc_to_llvm(function, &options).is_ok(),
-    )
+    options.create_pass()
+}
+
+impl PtxccPass for ConvertPtxccToLlvmOptions {
+    const NAME: &'static str = "ConvertPtxccToLlvm";
+    const ANCHOR: &'static str = "llvm.func";
+
+    fn create_pass(&self) -> Pass {
+        let options = *self;
+        pass_from_fn::<Self>(&PASS_ID, move |function| convert_ptxcc_to_llvm(function, &options).is_ok())
+    }
 }
 
 /// Builds the replacement of one op at its position.
