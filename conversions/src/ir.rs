@@ -47,9 +47,16 @@ pub fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
     (op.result_count() > 0).then(|| op.result(0).ok().map(Into::into)).flatten()
 }
 
-/// The name of `op` (`llvm.load`).
-pub fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+/// The name of `op` (`llvm.load`), without copying it: op names are
+/// identifiers owned by the context.
+pub fn op_name<'c>(op: OperationRef<'c, '_>) -> &'c str {
+    // SAFETY: the identifier lives as long as the context; its bytes are
+    // not NUL-terminated and have the given length.
+    let bytes = unsafe {
+        let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(op.to_raw()));
+        std::slice::from_raw_parts(name.data.cast::<u8>(), name.length)
+    };
+    std::str::from_utf8(bytes).unwrap_or_default()
 }
 
 /// The integer value of an integer attribute `name` of `op`.
@@ -112,7 +119,7 @@ pub fn type_attribute<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<melior
 /// flows into, for `llvm.br` and `llvm.cond_br`; `None` for the condition
 /// and for other terminators.
 pub fn successor_argument<'c, 'a>(terminator: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
-    let (successor, position) = match op_name(terminator).as_str() {
+    let (successor, position) = match op_name(terminator) {
         "llvm.br" => (0, index),
         "llvm.cond_br" => {
             let sizes = i32_array_attribute(terminator, "operandSegmentSizes")?;

@@ -11,7 +11,7 @@ use melior::ir::{
     BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value,
 };
 
-use crate::context::context_of;
+use crate::{context::context_of, ir::op_name};
 
 /// Name of the unit attribute that marks a kernel.
 pub const NVVM_KERNEL: &str = "nvvm.kernel";
@@ -74,7 +74,7 @@ pub fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<melior::ir::Type<
 pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let mut current = Some(op);
     while let Some(candidate) = current {
-        if candidate.name().as_string_ref().as_str() == Ok("llvm.func") {
+        if op_name(candidate) == "llvm.func" {
             return Some(candidate);
         }
         current = candidate.parent_operation();
@@ -96,7 +96,8 @@ pub fn parameter_index(func: OperationRef, value: Value) -> Option<usize> {
 pub fn parameter_attribute<'c>(op: OperationRef<'c, '_>, index: usize, name: &str) -> Option<Attribute<'c>> {
     let all = ArrayAttribute::try_from(op.attribute("arg_attrs").ok()?).ok()?;
     let dictionary = all.element(index).ok()?;
-    // SAFETY: reading a named entry of a live dictionary attribute.
+    // SAFETY: reading a named entry of a live attribute; the verifier of
+    // functions and calls guarantees `arg_attrs` holds dictionaries.
     let raw = unsafe {
         mlir_sys::mlirDictionaryAttrGetElementByName(dictionary.to_raw(), melior::StringRef::new(name).to_raw())
     };
@@ -202,5 +203,5 @@ pub fn dictionary<'c>(context: &'c melior::Context, entries: &[(Identifier<'c>, 
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
     let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
     let owner = result.owner();
-    (owner.name().as_string_ref().as_str() == Ok(name)).then_some(owner)
+    (op_name(owner) == name).then_some(owner)
 }

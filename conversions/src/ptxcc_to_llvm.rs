@@ -150,7 +150,7 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
 
     let mut left = 0;
     root.walk(WalkOrder::PreOrder, |op| {
-        if ptxcc_dialect::OpInfo::find(op.name().as_string_ref().as_str().unwrap_or_default()).is_some() {
+        if ptxcc_dialect::OpInfo::find(crate::ir::op_name(op)).is_some() {
             emit_error(op.location(), "failed to lower this ptxcc op to the LLVM dialect");
             left += 1;
         }

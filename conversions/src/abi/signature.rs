@@ -22,7 +22,7 @@ use crate::{
 pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
     let mut taken = HashSet::new();
     module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("llvm.mlir.addressof") && !only_called(op) {
+        if op_name(op) == "llvm.mlir.addressof" && !only_called(op) {
             if let Some(name) = op.attribute("global_name").ok().and_then(flat_symbol_name) {
                 taken.insert(name);
             }

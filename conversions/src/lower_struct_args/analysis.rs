@@ -276,7 +276,7 @@ fn classify_use<'c, 'a>(
     let escape = |reason: String| Err(Escape::capture(op, reason));
     let write = |reason: String| Err(Escape::write(op, reason));
     let name = op_name(op);
-    match name.as_str() {
+    match name {
         "llvm.getelementptr" if used.index == 0 && !yields_one_pointer(op) => {
             escape("is indexed with a vector of indices".into())
         }

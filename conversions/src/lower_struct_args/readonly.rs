@@ -85,7 +85,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
             }
             for used in uses(value) {
                 let op = used.owner;
-                match op_name(op).as_str() {
+                match op_name(op) {
                     "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.select" => {
                         if let Ok(result) = op.result(0) {
                             work.push(result.into());

@@ -13,7 +13,7 @@ use crate::ir::integer_attribute;
 /// Checks what the pattern needs beyond verification: the offset fits the
 /// 32-bit constant index of `llvm.getelementptr`.
 pub(super) fn check(op: OperationRef) -> Result<(), String> {
-    if op.name().as_string_ref().as_str() != Ok(names::LOAD_PARAM) {
+    if crate::ir::op_name(op) != names::LOAD_PARAM {
         return Ok(());
     }
     let offset = integer_attribute(op, "offset").unwrap_or_default();
