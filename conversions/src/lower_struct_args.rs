@@ -34,6 +34,7 @@
 //! ran with is recorded on the module as `ptxcc.opt_byval`.
 
 pub mod analysis;
+pub mod device;
 pub mod readonly;
 pub mod rewrite;
 
@@ -52,7 +53,7 @@ pub use readonly::ReadOnlyAnalysis;
 pub use rewrite::rewrite_argument;
 
 use crate::{
-    abi::{check_param_space, signature::function_signature, DataLayout, FunctionSignature},
+    abi::{check_param_space, classify::Thresholds, signature::function_signature, DataLayout, FunctionSignature},
     context::context_of,
     ir::module_functions,
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
@@ -71,6 +72,16 @@ pub struct LowerStructArgsOptions {
     pub opt_byval: bool,
     /// Largest local copy of a `byval` parameter, in bytes (seed 001).
     pub max_byval_size: u64,
+    /// Largest aggregate, in bytes, a device function receives flattened
+    /// (seed 000).
+    pub flatten_threshold: u64,
+    /// Most vector elements a flattened leaf may have (seed 000).
+    pub vector_threshold: u64,
+    /// Aggregate results above this many bytes are returned through `sret`
+    /// where every caller has a slot for them (seed 000 phase 5).
+    pub sret_threshold: u64,
+    /// Flatten kernel parameters too (changes the launch ABI).
+    pub flatten_kernel_args: bool,
     /// The target of functions that do not name theirs (`cvta.param` and
     /// the param-space limit depend on it).
     pub target: TargetOptions,
@@ -78,7 +89,15 @@ pub struct LowerStructArgsOptions {
 
 impl Default for LowerStructArgsOptions {
     fn default() -> Self {
-        Self { opt_byval: true, max_byval_size: 4096, target: TargetOptions::default() }
+        Self {
+            opt_byval: true,
+            max_byval_size: 4096,
+            flatten_threshold: 32,
+            vector_threshold: 4,
+            sret_threshold: 16,
+            flatten_kernel_args: false,
+            target: TargetOptions::default(),
+        }
     }
 }
 
@@ -96,6 +115,26 @@ impl PassOptions for LowerStructArgsOptions {
             default: "4096",
             description: "largest local copy of a byval parameter in bytes; a larger one is an error",
         },
+        OptionInfo {
+            name: "flatten-threshold",
+            default: "32",
+            description: "largest aggregate in bytes that a device function receives as one parameter per leaf",
+        },
+        OptionInfo {
+            name: "vector-threshold",
+            default: "4",
+            description: "most elements of a vector leaf in a flattened aggregate",
+        },
+        OptionInfo {
+            name: "sret-threshold",
+            default: "16",
+            description: "aggregate results above this many bytes are returned through an sret pointer where every caller stores them",
+        },
+        OptionInfo {
+            name: "flatten-kernel-args",
+            default: "false",
+            description: "flatten small aggregate kernel parameters too (changes the launch ABI)",
+        },
         TargetOptions::OPTIONS[0],
         TargetOptions::OPTIONS[1],
     ];
@@ -107,6 +146,10 @@ impl PassOptions for LowerStructArgsOptions {
         match name {
             "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
             "max-byval-size" => self.max_byval_size = parse_u64(Self::PASS, name, value)?,
+            "flatten-threshold" => self.flatten_threshold = parse_u64(Self::PASS, name, value)?,
+            "vector-threshold" => self.vector_threshold = parse_u64(Self::PASS, name, value)?,
+            "sret-threshold" => self.sret_threshold = parse_u64(Self::PASS, name, value)?,
+            "flatten-kernel-args" => self.flatten_kernel_args = parse_bool(Self::PASS, name, value)?,
             _ => return Err(unknown_option::<Self>(name)),
         }
         Ok(())
@@ -148,9 +191,11 @@ pub fn lower_struct_args(
         );
     }
     let layout = DataLayout::default();
+    let (mut failed, mut problems) = lower_device_functions(module, options, &layout);
+    // After the device functions: the kernels' calls now pass what the
+    // callees' new signatures ask for, and callee bodies are final.
     let mut readonly = ReadOnlyAnalysis::new(module);
     let mut summary = Vec::new();
-    let (mut failed, mut problems) = (0, 0);
     for func in module_functions(module) {
         let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
         if !is_kernel(func) || !has_body {
@@ -181,6 +226,7 @@ pub fn lower_struct_args(
                 layout: &layout,
                 has_cvta_param: target.has_cvta_param(),
                 max_copy: options.max_byval_size,
+                kernel: true,
             };
             for parameter in byval_parameters(func, signature.as_ref().ok(), &layout) {
                 match plan_argument(func, parameter, plan_context, &mut readonly) {
@@ -211,6 +257,63 @@ pub fn lower_struct_args(
         return Err(LowerStructArgsError::Kernels { kernels: failed, problems });
     }
     Ok(summary)
+}
+
+impl LowerStructArgsOptions {
+    /// The classification thresholds these options give.
+    pub fn thresholds(&self) -> Thresholds {
+        Thresholds {
+            flatten: self.flatten_threshold,
+            vector: self.vector_threshold,
+            sret: self.sret_threshold,
+            max_byval: self.max_byval_size,
+        }
+    }
+}
+
+/// Flattens the parameters and `sret`-converts the results of the device
+/// functions whose calls are all visible, with their call sites
+/// ([`device`]), then checks the `byval` parameters that remain in device
+/// functions: one that needs a local copy above `max-byval-size` is an
+/// error. Returns (functions with problems, problems).
+fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions, layout: &DataLayout) -> (usize, usize) {
+    let thresholds = options.thresholds();
+    let symbols = device::symbol_uses(module);
+    let plans: Vec<_> = module_functions(module)
+        .into_iter()
+        .filter_map(|func| {
+            let name = crate::abi::signature::function_name(func);
+            device::plan_function(func, symbols.get(&name), layout, &thresholds, options.opt_byval, options.flatten_kernel_args)
+        })
+        .collect();
+    device::rewrite_functions(&plans);
+    if !options.opt_byval {
+        return (0, 0);
+    }
+    let mut readonly = ReadOnlyAnalysis::new(module);
+    let (mut failed, mut problems) = (0, 0);
+    for func in module_functions(module) {
+        let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+        if is_kernel(func) || !has_body {
+            continue;
+        }
+        let signature = function_signature(func, false);
+        let context = PlanContext { layout, has_cvta_param: false, max_copy: options.max_byval_size, kernel: false };
+        let mut found = 0;
+        for parameter in byval_parameters(func, signature.as_ref().ok(), layout) {
+            if let Err(errors) = plan_argument(func, parameter, context, &mut readonly) {
+                for problem in errors.iter().filter(|p| p.huge) {
+                    emit_error(problem.location, &problem.message);
+                    found += 1;
+                }
+            }
+        }
+        if found > 0 {
+            failed += 1;
+            problems += found;
+        }
+    }
+    (failed, problems)
 }
 
 /// The `byval` parameters of `func` that are generic pointers (anything

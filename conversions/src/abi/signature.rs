@@ -86,6 +86,20 @@ fn has_passthrough(func: OperationRef, name: &str) -> bool {
         .any(|element| StringAttribute::try_from(element).map(|s| s.value() == name).unwrap_or(false))
 }
 
+/// Whether the `!llvm.func` type `ty` is variadic. The C API has no
+/// query, but types are uniqued: compare it with its non-variadic twin.
+pub fn is_variadic(ty: Type) -> bool {
+    let raw = ty.to_raw();
+    // SAFETY: queries on a live function type of one context.
+    unsafe {
+        let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
+        let inputs: Vec<_> = (0..count).map(|i| mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i)).collect();
+        let result = mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw);
+        let fixed = mlir_sys::mlirLLVMFunctionTypeGet(result, count, inputs.as_ptr(), false);
+        !mlir_sys::mlirTypeEqual(fixed, raw)
+    }
+}
+
 /// The signature of `func` as the ABI sees it. `address_taken` comes from
 /// [`address_taken_functions`].
 pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<FunctionSignature, AbiError> {
@@ -108,9 +122,8 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
         let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
         let raw_inputs: Vec<_> = (0..count).map(|i| mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i)).collect();
         let raw_result = mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw);
-        let fixed = mlir_sys::mlirLLVMFunctionTypeGet(raw_result, count, raw_inputs.as_ptr(), false);
         let inputs: Vec<Type> = raw_inputs.into_iter().map(|t| Type::from_raw(t)).collect();
-        (inputs, Type::from_raw(raw_result), !mlir_sys::mlirTypeEqual(fixed, raw), Type::from_raw(void))
+        (inputs, Type::from_raw(raw_result), is_variadic(r#type), Type::from_raw(void))
     };
     let result = if result == void { None } else { Some(abi_type(result)?) };
     let mut params = Vec::with_capacity(inputs.len());

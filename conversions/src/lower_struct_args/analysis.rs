@@ -110,6 +110,8 @@ pub struct Problem<'c> {
     pub location: melior::ir::Location<'c>,
     /// The message.
     pub message: String,
+    /// Whether it is "huge 'byval' arguments are unsupported".
+    pub huge: bool,
 }
 
 /// Facts that decide between the strategies.
@@ -121,6 +123,9 @@ pub struct PlanContext<'l> {
     pub has_cvta_param: bool,
     /// Largest local copy allowed, in bytes.
     pub max_copy: u64,
+    /// Whether the parameter belongs to a kernel (a device function's
+    /// `byval` parameter never has a generic address but its copy's).
+    pub kernel: bool,
 }
 
 /// A `byval` parameter of a kernel, as the ABI model describes it.
@@ -152,7 +157,11 @@ pub fn plan_argument<'c, 'a>(
 ) -> Result<ArgumentPlan<'c, 'a>, Vec<Problem<'c>>> {
     let ByvalParameter { index, value, mlir_type, param_align, declared_align } = parameter;
     let ty = abi_type(mlir_type).map_err(|e| {
-        vec![Problem { location: value.location(), message: format!("cannot lower this byval parameter: {e}") }]
+        vec![Problem {
+            location: value.location(),
+            message: format!("cannot lower this byval parameter: {e}"),
+            huge: false,
+        }]
     })?;
     let mut plan = ArgumentPlan {
         index,
@@ -194,6 +203,7 @@ pub fn plan_argument<'c, 'a>(
                     "parameter {index} is an nvvm.grid_constant, but it {}; a grid constant is read-only",
                     escape.reason
                 ),
+                huge: false,
             })
             .collect();
         if !problems.is_empty() {
@@ -219,7 +229,11 @@ pub fn plan_argument<'c, 'a>(
         (None, Some(op)) => {
             plan.escape = Some(Escape::capture(
                 op,
-                "needs a generic address, and the target has no cvta.param (sm_70 and PTX 7.7 or later)",
+                if context.kernel {
+                    "needs a generic address, and the target has no cvta.param (sm_70 and PTX 7.7 or later)"
+                } else {
+                    "needs a generic address, which a device function's byval parameter only has as a local copy"
+                },
             ));
             Strategy::Copy
         }
@@ -233,6 +247,7 @@ pub fn plan_argument<'c, 'a>(
                     "parameter {index} needs a local copy (it {}), but this cast reads it in param space, which the copy cannot follow",
                     plan.escape.as_ref().map_or("escapes", |e| e.reason.as_str())
                 ),
+                huge: false,
             }]);
         }
     }
@@ -247,6 +262,7 @@ pub fn plan_argument<'c, 'a>(
                 location_text(escape.op.location()),
                 context.max_copy
             ),
+            huge: true,
         }]);
     }
     Ok(plan)

@@ -1,0 +1,1104 @@
+//! Device functions and their call sites (seed 000's NVPTXLowerArgs for
+//! non-kernels, seed 003's call-site side).
+//!
+//! A device function changes signature only when every use of its symbol is
+//! a direct `llvm.call` in the module: local linkage (`internal`/`private`),
+//! address never taken, not variadic. Its call sites are rewritten with it.
+//! Per parameter ([`plan_parameter`]):
+//!
+//! | parameter | becomes |
+//! |---|---|
+//! | aggregate (`!llvm.struct`/`!llvm.array` value or `llvm.byval` pointer) of at most `flatten-threshold` bytes whose leaves are scalars, pointers or vectors of at most `vector-threshold` elements | one parameter per leaf, in order |
+//! | other `llvm.byval` pointer | stays `byval`; `llvm.align` raised to max(16, ABI alignment) |
+//! | other aggregate or vector value | stays as it is: llc declares it `.param .align A .b8 [N]`, the same `.param` a `byval` pointer gets, and the caller needs no memory for it |
+//! | scalar, pointer, short vector | stays as it is |
+//!
+//! An aggregate result above `sret-threshold` bytes becomes a leading `sret`
+//! pointer when every call site stores the whole result into memory it
+//! already has (return-slot elision, [`elided_slot`]): the callee stores it
+//! there at its returns, and the callers' stores go. Where a call site does
+//! not, the result stays in param space: an `sret` slot would be new local
+//! memory there.
+
+use std::collections::HashMap;
+
+use melior::{
+    dialect::llvm::{self, AllocaOptions, LoadStoreOptions},
+    ir::{
+        attribute::{
+            ArrayAttribute, AttributeLike, DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute,
+            TypeAttribute,
+        },
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        r#type::IntegerType,
+        Attribute, BlockRef, Identifier, Location, Operation, OperationRef, RegionLike, Type, TypeLike, Value,
+        ValueLike,
+    },
+    Context,
+};
+use ptxcc_dialect::{address_space, types::pointer_address_space};
+
+use super::{
+    analysis::gep_offset,
+    readonly::{is_atomic, is_debug_info},
+};
+use crate::{
+    abi::{
+        classify::{classify_argument, classify_result, ArgClass, Thresholds},
+        layout::common_alignment,
+        mlir::abi_type,
+        DataLayout,
+    },
+    context::context_of,
+    ir::{first_result, flat_symbol_name, has_no_uses, i32_array_attribute, op_name, uses},
+    kernel::{
+        dictionary, function_type, is_kernel, linkage, parameter_attribute, parameter_integer, LLVM_BYVAL,
+    },
+};
+
+/// How an aggregate parameter arrives before lowering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggregateForm {
+    /// An SSA value of struct or array type.
+    Value,
+    /// A `llvm.byval` pointer.
+    Byval,
+}
+
+/// One leaf of a flattened parameter.
+#[derive(Clone, Debug)]
+pub struct FlatLeaf<'c> {
+    /// Byte offset in the aggregate.
+    pub offset: u64,
+    /// The `extractvalue` position that reaches it.
+    pub path: Vec<i64>,
+    /// Its type.
+    pub ty: Type<'c>,
+}
+
+/// What happens to one parameter of a device function.
+#[derive(Clone, Debug)]
+pub enum ParamPlan<'c> {
+    /// Passed as it is.
+    Keep,
+    /// One parameter per leaf.
+    Flatten {
+        /// The form it arrives in.
+        form: AggregateForm,
+        /// The aggregate type.
+        ty: Type<'c>,
+        /// The alignment the callee may assume for its `byval` copy.
+        align: u64,
+        /// The leaves, in order.
+        leaves: Vec<FlatLeaf<'c>>,
+    },
+    /// A `byval` pointer that stays one, with this `llvm.align`.
+    Byval(u64),
+}
+
+/// A call site whose result is stored into memory the caller already has.
+#[derive(Clone, Debug)]
+pub struct ElidedSlot<'c, 'a> {
+    /// The call.
+    pub call: OperationRef<'c, 'a>,
+    /// The pointer the caller stores the result at, plus `offset` bytes
+    /// (the pointer dominates the call).
+    pub slot: Value<'c, 'a>,
+    /// Byte offset from `slot`.
+    pub offset: u64,
+    /// The alignment the stores promise for `slot`.
+    pub align: u64,
+    /// The stores and `extractvalue`s that the callee's store replaces.
+    pub replaced: Vec<OperationRef<'c, 'a>>,
+}
+
+/// The plan for one device function.
+#[derive(Clone, Debug)]
+pub struct DevicePlan<'c, 'a> {
+    /// The `llvm.func`.
+    pub func: OperationRef<'c, 'a>,
+    /// One entry per original parameter.
+    pub params: Vec<ParamPlan<'c>>,
+    /// The result type and every call site, when the result becomes `sret`.
+    pub sret: Option<(Type<'c>, Vec<ElidedSlot<'c, 'a>>)>,
+    /// Every call site.
+    pub calls: Vec<OperationRef<'c, 'a>>,
+}
+
+impl DevicePlan<'_, '_> {
+    /// Whether the plan changes anything.
+    pub fn changes(&self) -> bool {
+        self.sret.is_some() || self.params.iter().any(|p| !matches!(p, ParamPlan::Keep))
+    }
+}
+
+/// The uses of each function symbol in a module: its direct calls, and
+/// whether anything else names it.
+#[derive(Default, Debug)]
+pub struct SymbolUses<'c, 'a> {
+    /// `llvm.call`s that name it as `callee`.
+    pub calls: Vec<OperationRef<'c, 'a>>,
+    /// Whether anything else names it (`llvm.mlir.addressof`, a ctor list,
+    /// an `llvm.invoke`, ...).
+    pub other: bool,
+}
+
+/// Every use of every symbol in `module`, by name.
+pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, SymbolUses<'c, 'a>> {
+    let mut found: HashMap<String, SymbolUses> = HashMap::new();
+    let mut raw_calls: Vec<(String, mlir_sys::MlirOperation)> = Vec::new();
+    module.walk(WalkOrder::PreOrder, |op| {
+        let is_call = op_name(op) == "llvm.call";
+        // SAFETY: reading the attributes of a live op.
+        let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) };
+        for i in 0..count {
+            // SAFETY: `i` is in range.
+            let named = unsafe { mlir_sys::mlirOperationGetAttribute(op.to_raw(), i) };
+            // SAFETY: the attribute belongs to the live op.
+            let attribute = unsafe { Attribute::from_raw(named.attribute) };
+            // SAFETY: an identifier of the live op.
+            let key = unsafe { Identifier::from_raw(named.name) };
+            if op_name(op) == "llvm.func" && key.as_string_ref().as_str() == Ok("sym_name") {
+                continue;
+            }
+            let callee = is_call && key.as_string_ref().as_str() == Ok("callee");
+            for name in symbols_in(attribute) {
+                if callee {
+                    raw_calls.push((name, op.to_raw()));
+                } else {
+                    found.entry(name).or_default().other = true;
+                }
+            }
+        }
+        WalkResult::Advance
+    });
+    for (name, raw) in raw_calls {
+        // SAFETY: the walk collected live ops of `module`, which outlives them.
+        found.entry(name).or_default().calls.push(unsafe { OperationRef::from_raw(raw) });
+    }
+    found
+}
+
+/// The flat symbols an attribute names, through arrays and dictionaries.
+fn symbols_in(attribute: Attribute) -> Vec<String> {
+    if let Some(name) = flat_symbol_name(attribute) {
+        return vec![name];
+    }
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        let raw = attribute.to_raw();
+        if mlir_sys::mlirAttributeIsAArray(raw) {
+            return (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
+                .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i))))
+                .collect();
+        }
+        if mlir_sys::mlirAttributeIsADictionary(raw) {
+            return (0..mlir_sys::mlirDictionaryAttrGetNumElements(raw))
+                .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirDictionaryAttrGetElement(raw, i).attribute)))
+                .collect();
+        }
+    }
+    Vec::new()
+}
+
+/// Why a device function keeps its signature, or `None` when every use of
+/// it is a direct call that can be rewritten with it.
+///
+/// A kernel keeps its launch ABI unless `flatten_kernels`
+/// (`flatten-kernel-args`); nothing calls a kernel.
+pub fn signature_is_fixed(func: OperationRef, uses: Option<&SymbolUses>, flatten_kernels: bool) -> Option<&'static str> {
+    if is_kernel(func) {
+        let called = uses.is_some_and(|u| u.other || !u.calls.is_empty());
+        return (!flatten_kernels || called || func.region(0).ok().and_then(|r| r.first_block()).is_none())
+            .then_some("a kernel keeps its launch ABI");
+    }
+    if func.region(0).ok().and_then(|r| r.first_block()).is_none() {
+        return Some("it is only declared");
+    }
+    if !matches!(
+        linkage(func),
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
+    ) {
+        return Some("it is visible outside the module");
+    }
+    if is_variadic(func) {
+        return Some("it is variadic");
+    }
+    let Some(uses) = uses else { return None };
+    if uses.other {
+        return Some("its address is taken");
+    }
+    let count = parameter_types(func).len();
+    if uses.calls.iter().any(|call| call_arguments(*call).len() != count || !call.has_attribute("callee")) {
+        return Some("a call site does not match its signature");
+    }
+    None
+}
+
+/// Whether an `llvm.func` is variadic.
+pub fn is_variadic(func: OperationRef) -> bool {
+    function_type(func).is_some_and(crate::abi::signature::is_variadic)
+}
+
+/// The parameter types of an `llvm.func`.
+fn parameter_types<'c>(func: OperationRef<'c, '_>) -> Vec<Type<'c>> {
+    let Some(ty) = function_type(func) else { return Vec::new() };
+    // SAFETY: queries on a live `!llvm.func` type.
+    unsafe {
+        (0..mlir_sys::mlirLLVMFunctionTypeGetNumInputs(ty.to_raw()))
+            .map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(ty.to_raw(), i)))
+            .collect()
+    }
+}
+
+/// The result type of an `llvm.func` (`!llvm.void` for none).
+fn result_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
+    // SAFETY: a query on a live `!llvm.func` type.
+    function_type(func).map(|t| unsafe { Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(t.to_raw())) })
+}
+
+/// The argument operands of a direct `llvm.call` (without bundle operands).
+pub fn call_arguments<'c, 'a>(call: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    let count = i32_array_attribute(call, "operandSegmentSizes")
+        .and_then(|sizes| sizes.first().copied())
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0);
+    (0..count).filter_map(|i| call.operand(i).ok()).collect()
+}
+
+/// Whether a type is an LLVM struct or array.
+fn is_aggregate(ty: Type) -> bool {
+    // SAFETY: kind queries on a live type.
+    unsafe {
+        mlir_sys::mlirTypeIsALLVMStructType(ty.to_raw()) || ty.to_string().starts_with("!llvm.array<")
+    }
+}
+
+/// The type reached by `path` inside the aggregate `ty`.
+fn type_at<'c>(ty: Type<'c>, path: &[i64]) -> Type<'c> {
+    let mut current = ty;
+    for index in path {
+        // SAFETY: `path` comes from the leaves of `ty`, so each step is a
+        // struct field or an array element of the current type.
+        current = unsafe {
+            if mlir_sys::mlirTypeIsALLVMStructType(current.to_raw()) {
+                Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(current.to_raw(), *index as isize))
+            } else {
+                Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(current.to_raw()))
+            }
+        };
+    }
+    current
+}
+
+/// The flattened leaves of `ty`, when seed 000 flattens it.
+fn flat_leaves<'c>(layout: &DataLayout, ty: Type<'c>, thresholds: &Thresholds) -> Option<Vec<FlatLeaf<'c>>> {
+    let abi = abi_type(ty).ok()?;
+    let classification = classify_argument(layout, &abi, thresholds);
+    if classification.class != ArgClass::Flatten || classification.leaves.is_empty() {
+        return None;
+    }
+    Some(
+        classification
+            .leaves
+            .iter()
+            .map(|leaf| {
+                let path: Vec<i64> = leaf.path.iter().map(|&i| i as i64).collect();
+                FlatLeaf { offset: leaf.offset, ty: type_at(ty, &path), path }
+            })
+            .collect(),
+    )
+}
+
+/// The plan for parameter `index` of `func`. `lower_byval` is
+/// `opt-byval`: without it `byval` pointers are left alone.
+pub fn plan_parameter<'c>(
+    func: OperationRef<'c, '_>,
+    index: usize,
+    layout: &DataLayout,
+    thresholds: &Thresholds,
+    lower_byval: bool,
+) -> ParamPlan<'c> {
+    let Some(&ty) = parameter_types(func).get(index) else { return ParamPlan::Keep };
+    if let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) {
+        let Ok(aggregate) = TypeAttribute::try_from(byval).map(|t| t.value()) else { return ParamPlan::Keep };
+        if !lower_byval || pointer_address_space(ty) != Some(address_space::GENERIC) {
+            return ParamPlan::Keep;
+        }
+        let Ok(abi) = abi_type(aggregate) else { return ParamPlan::Keep };
+        let declared = parameter_integer(func, index, "llvm.align").and_then(|a| u64::try_from(a).ok());
+        let abi_align = layout.abi_align(&abi);
+        return match flat_leaves(layout, aggregate, thresholds) {
+            Some(leaves) => ParamPlan::Flatten {
+                form: AggregateForm::Byval,
+                ty: aggregate,
+                align: declared.unwrap_or(abi_align),
+                leaves,
+            },
+            // Upstream's rule for functions whose every call is visible.
+            None => {
+                let raised = declared.unwrap_or(abi_align).max(abi_align).max(16);
+                if declared == Some(raised) {
+                    ParamPlan::Keep
+                } else {
+                    ParamPlan::Byval(raised)
+                }
+            }
+        };
+    }
+    if !is_aggregate(ty) {
+        return ParamPlan::Keep;
+    }
+    match flat_leaves(layout, ty, thresholds) {
+        Some(leaves) => ParamPlan::Flatten { form: AggregateForm::Value, ty, align: 1, leaves },
+        None => ParamPlan::Keep,
+    }
+}
+
+/// Plans `func` given every use of its symbol, or `None` when it keeps its
+/// signature.
+pub fn plan_function<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    uses: Option<&SymbolUses<'c, 'a>>,
+    layout: &DataLayout,
+    thresholds: &Thresholds,
+    lower_byval: bool,
+    flatten_kernels: bool,
+) -> Option<DevicePlan<'c, 'a>> {
+    if signature_is_fixed(func, uses, flatten_kernels).is_some() {
+        return None;
+    }
+    let kernel = is_kernel(func);
+    let calls = uses.map(|u| u.calls.clone()).unwrap_or_default();
+    let params = (0..parameter_types(func).len())
+        .map(|index| match plan_parameter(func, index, layout, thresholds, lower_byval) {
+            // A kernel's byval parameters are lower-struct-args' kernel work.
+            ParamPlan::Byval(_) if kernel => ParamPlan::Keep,
+            plan => plan,
+        })
+        .collect();
+    let sret = result_type(func).filter(|ty| is_aggregate(*ty)).and_then(|ty| {
+        let abi = abi_type(ty).ok()?;
+        if classify_result(layout, &abi, thresholds).class != ArgClass::Indirect || calls.is_empty() {
+            return None;
+        }
+        let leaves = crate::abi::classify::leaves(layout, &abi);
+        let sites: Option<Vec<_>> = calls.iter().map(|call| elided_slot(*call, layout, &leaves)).collect();
+        Some((ty, sites?))
+    });
+    let plan = DevicePlan { func, params, sret, calls };
+    plan.changes().then_some(plan)
+}
+
+/// Ops that may stand between a call and the stores of its result without
+/// touching memory.
+fn touches_no_memory(name: &str) -> bool {
+    matches!(
+        name,
+        "llvm.getelementptr"
+            | "llvm.mlir.constant"
+            | "llvm.extractvalue"
+            | "llvm.insertvalue"
+            | "llvm.mlir.poison"
+            | "llvm.mlir.undef"
+            | "llvm.mlir.zero"
+            | "llvm.bitcast"
+            | "llvm.addrspacecast"
+    )
+}
+
+/// Where the caller of `call` stores its whole result, when it does so
+/// right after the call: one `llvm.store` of the result, or one store of
+/// every leaf (`extractvalue`) at its offset from one base pointer, with
+/// nothing in between that touches memory. The base must be defined before
+/// the call (a parameter, an op of the entry block, or an op before the call
+/// in its block) and be a generic pointer.
+pub fn elided_slot<'c, 'a>(
+    call: OperationRef<'c, 'a>,
+    layout: &DataLayout,
+    leaves: &[crate::abi::classify::Leaf],
+) -> Option<ElidedSlot<'c, 'a>> {
+    let result = first_result(call)?;
+    let mut replaced = Vec::new();
+    // (base, offset, alignment) of each store, with the offset of what it stores.
+    let mut stores: Vec<(Value, i64, u64, u64)> = Vec::new();
+    for used in uses(result) {
+        match op_name(used.owner) {
+            "llvm.store" if used.index == 0 => {
+                stores.push(store_target(used.owner, layout)?.with_offset(0));
+                replaced.push(used.owner);
+            }
+            "llvm.extractvalue" => {
+                let path = dense_i64_array(used.owner, "position")?;
+                let leaf = leaves.iter().find(|leaf| leaf.path.iter().map(|&i| i as i64).eq(path.iter().copied()))?;
+                let extracted = first_result(used.owner)?;
+                let [store] = uses(extracted)[..] else { return None };
+                if op_name(store.owner) != "llvm.store" || store.index != 0 {
+                    return None;
+                }
+                stores.push(store_target(store.owner, layout)?.with_offset(leaf.offset));
+                replaced.push(store.owner);
+                replaced.push(used.owner);
+            }
+            _ => return None,
+        }
+    }
+    let (base, first_offset, _, first_leaf) = *stores.first()?;
+    // Every store lands at the same distance from its leaf's offset: the
+    // result goes to `base + delta`.
+    let delta = first_offset.checked_sub(first_leaf as i64).filter(|d| *d >= 0)?;
+    let whole = stores.len() == 1 && first_leaf == 0 && replaced.len() == 1;
+    let every_leaf = stores.len() == leaves.len() && {
+        let mut offsets: Vec<u64> = stores.iter().map(|s| s.3).collect();
+        offsets.sort_unstable();
+        offsets.dedup();
+        offsets.len() == leaves.len()
+    };
+    if !(whole || every_leaf)
+        || stores.iter().any(|(b, offset, _, leaf)| *b != base || offset.checked_sub(*leaf as i64) != Some(delta))
+        || pointer_address_space(base.r#type()) != Some(address_space::GENERIC)
+        || !defined_before(base, call)
+        || !nothing_between(call, &replaced)
+    {
+        return None;
+    }
+    let align = stores.iter().map(|(_, _, align, leaf)| common_alignment(*align, *leaf as i64)).min().unwrap_or(1);
+    Some(ElidedSlot { call, slot: base, offset: delta as u64, align, replaced })
+}
+
+/// A store's base pointer, constant offset from it and alignment.
+struct StoreTarget<'c, 'a>(Value<'c, 'a>, i64, u64);
+
+impl<'c, 'a> StoreTarget<'c, 'a> {
+    fn with_offset(self, leaf: u64) -> (Value<'c, 'a>, i64, u64, u64) {
+        (self.0, self.1, self.2, leaf)
+    }
+}
+
+fn store_target<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout) -> Option<StoreTarget<'c, 'a>> {
+    if store.has_attribute("volatile_") || is_atomic(store) {
+        return None;
+    }
+    let align = crate::ir::integer_attribute(store, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
+    let mut pointer = store.operand(1).ok()?;
+    let mut offset = 0i64;
+    while let Ok(result) = melior::ir::operation::OperationResult::try_from(pointer) {
+        let gep = result.owner();
+        if op_name(gep) != "llvm.getelementptr" {
+            break;
+        }
+        offset = offset.checked_add(gep_offset(layout, gep)?)?;
+        pointer = gep.operand(0).ok()?;
+    }
+    Some(StoreTarget(pointer, offset, align))
+}
+
+/// The `DenseI64ArrayAttr` `name` of `op`.
+fn dense_i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
+    let attribute = op.attribute(name).ok()?;
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsADenseI64Array(raw).then(|| {
+            (0..mlir_sys::mlirDenseArrayGetNumElements(raw)).map(|i| mlir_sys::mlirDenseI64ArrayGetElement(raw, i)).collect()
+        })
+    }
+}
+
+/// Whether `value` is available at `call`: a parameter or block argument of
+/// the entry block or of the call's block, an op of the entry block, or an
+/// op before the call in its block.
+fn defined_before(value: Value, call: OperationRef) -> bool {
+    let Some(block) = call.block() else { return false };
+    let entry = block.parent_region().and_then(|r| r.first_block());
+    if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
+        let owner = argument.owner();
+        return owner == block || Some(owner) == entry;
+    }
+    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return false };
+    let definer = result.owner();
+    let Some(defined_in) = definer.block() else { return false };
+    if defined_in != block {
+        return Some(defined_in) == entry;
+    }
+    let mut current = definer.next_in_block();
+    while let Some(op) = current {
+        if op == call {
+            return true;
+        }
+        current = op.next_in_block();
+    }
+    false
+}
+
+/// Whether everything from `call` to the last of `replaced` (all in the
+/// call's block) touches no memory, apart from `replaced` themselves.
+fn nothing_between(call: OperationRef, replaced: &[OperationRef]) -> bool {
+    let mut remaining = replaced.iter().filter(|op| op_name(**op) == "llvm.store").count();
+    let mut current = call.next_in_block();
+    while let Some(op) = current {
+        if remaining == 0 {
+            return true;
+        }
+        if replaced.contains(&op) {
+            if op_name(op) == "llvm.store" {
+                remaining -= 1;
+            }
+        } else if !touches_no_memory(op_name(op)) {
+            return false;
+        }
+        current = op.next_in_block();
+    }
+    remaining == 0
+}
+
+/// Applies the plans: every call site first (they read the callers'
+/// values as they are), then each function's signature and body.
+pub fn rewrite_functions(plans: &[DevicePlan]) {
+    for plan in plans {
+        let elided: HashMap<_, _> = plan
+            .sret
+            .iter()
+            .flat_map(|(_, sites)| sites.iter())
+            .map(|site| (site.call.to_raw().ptr, site))
+            .collect();
+        for call in &plan.calls {
+            rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied());
+        }
+    }
+    for plan in plans {
+        rewrite_callee(plan);
+    }
+}
+
+/// Inserts `op` before `anchor` and returns its first result.
+fn emit<'c, 'a>(anchor: OperationRef<'c, 'a>, op: Operation<'c>) -> Value<'c, 'a> {
+    let block = anchor.block().expect("an op in a block");
+    let inserted = block.insert_operation_before(anchor, op);
+    let result = first_result(inserted).expect("one result");
+    // SAFETY: the value lives in the IR as long as its block.
+    unsafe { Value::from_raw(result.to_raw()) }
+}
+
+fn i64_attribute(context: &Context, value: i64) -> Attribute<'_> {
+    IntegerAttribute::new(IntegerType::new(context, 64).into(), value).into()
+}
+
+/// `base + offset` bytes (an i8 GEP), inserted before `anchor`.
+fn byte_address<'c, 'a>(
+    context: &'c Context,
+    anchor: OperationRef<'c, 'a>,
+    base: Value<'c, 'a>,
+    offset: u64,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    if offset == 0 {
+        return base;
+    }
+    emit(
+        anchor,
+        llvm::get_element_ptr(
+            context,
+            base,
+            DenseI32ArrayAttribute::new(context, &[offset as i32]),
+            IntegerType::new(context, 8).into(),
+            base.r#type(),
+            location,
+        ),
+    )
+}
+
+fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, elided: Option<&ElidedSlot<'c, 'a>>) {
+    let context = context_of(call);
+    let context: &Context = &context;
+    // SAFETY: the context outlives every IR object of this module.
+    let context: &'c Context = unsafe { &*(context as *const Context) };
+    let location = call.location();
+    let arguments = call_arguments(call);
+    let mut operands: Vec<Value> = Vec::new();
+    let mut attributes: Vec<Attribute> = Vec::new();
+    let empty = dictionary(context, &[]);
+    if let Some(site) = elided {
+        operands.push(byte_address(context, call, site.slot, site.offset, location));
+        attributes.push(empty);
+    }
+    for (index, (argument, param)) in arguments.iter().zip(&plan.params).enumerate() {
+        match param {
+            ParamPlan::Keep | ParamPlan::Byval(_) => {
+                operands.push(*argument);
+                attributes.push(call_argument_attributes(call, index).unwrap_or(empty));
+            }
+            ParamPlan::Flatten { form: AggregateForm::Value, leaves, .. } => {
+                for leaf in leaves {
+                    operands.push(emit(
+                        call,
+                        llvm::extract_value(
+                            context,
+                            *argument,
+                            DenseI64ArrayAttribute::new(context, &leaf.path),
+                            leaf.ty,
+                            location,
+                        ),
+                    ));
+                    attributes.push(empty);
+                }
+            }
+            ParamPlan::Flatten { form: AggregateForm::Byval, align, leaves, .. } => {
+                // The call-site `llvm.align` of a byval argument holds for
+                // the memory it copies (LLVM's own copy relies on it).
+                let align = parameter_integer(call, index, "llvm.align")
+                    .and_then(|a| u64::try_from(a).ok())
+                    .unwrap_or(*align);
+                for leaf in leaves {
+                    let address = byte_address(context, call, *argument, leaf.offset, location);
+                    let alignment = common_alignment(align, leaf.offset as i64);
+                    operands.push(emit(
+                        call,
+                        llvm::load(
+                            context,
+                            address,
+                            leaf.ty,
+                            location,
+                            LoadStoreOptions::new().align(Some(IntegerAttribute::new(
+                                IntegerType::new(context, 64).into(),
+                                alignment as i64,
+                            ))),
+                        ),
+                    ));
+                    attributes.push(empty);
+                }
+            }
+        }
+    }
+    let bundles: Vec<Value> = (arguments.len()..call.operand_count()).filter_map(|i| call.operand(i).ok()).collect();
+    let bundle_count = bundles.len() as i32;
+    operands.extend(bundles);
+    let mut named: Vec<(Identifier, Attribute)> = Vec::new();
+    // SAFETY: reading the attributes of the live call.
+    let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(call.to_raw()) };
+    for i in 0..count {
+        // SAFETY: `i` is in range; the attribute belongs to the live call.
+        let (key, value) = unsafe {
+            let named = mlir_sys::mlirOperationGetAttribute(call.to_raw(), i);
+            (Identifier::from_raw(named.name), Attribute::from_raw(named.attribute))
+        };
+        let skip: &[&str] = if elided.is_some() {
+            // The call now writes through the slot, which may be a local
+            // of the caller: not a tail call, not read-only any more.
+            &["operandSegmentSizes", "arg_attrs", "res_attrs", "memory_effects", "TailCallKind"]
+        } else {
+            &["operandSegmentSizes", "arg_attrs"]
+        };
+        if skip.iter().any(|s| key.as_string_ref().as_str() == Ok(s)) {
+            continue;
+        }
+        named.push((key, value));
+    }
+    let segments = DenseI32ArrayAttribute::new(context, &[operands.len() as i32 - bundle_count, bundle_count]);
+    named.push((Identifier::new(context, "operandSegmentSizes"), segments.into()));
+    named.push((Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &attributes).into()));
+    let mut builder = OperationBuilder::new("llvm.call", location).add_operands(&operands).add_attributes(&named);
+    let results: Vec<Type> = if elided.is_some() {
+        Vec::new()
+    } else {
+        first_result(call).map(|r| vec![r.r#type()]).unwrap_or_default()
+    };
+    builder = builder.add_results(&results);
+    let new_call = builder.build().expect("a valid call");
+    let block = call.block().expect("a call in a block");
+    let new_call = block.insert_operation_before(call, new_call);
+    if let Some(site) = elided {
+        for op in &site.replaced {
+            if op_name(*op) == "llvm.store" {
+                let address = op.operand(1).expect("a store has an address");
+                // SAFETY: a store has no results.
+                unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+                erase_dead_geps(address);
+            }
+        }
+        for op in &site.replaced {
+            if op_name(*op) == "llvm.extractvalue" {
+                // SAFETY: its only use, a store, is gone.
+                unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+            }
+        }
+    } else if let (Some(old), Some(new)) = (first_result(call), first_result(new_call)) {
+        // SAFETY: both results have the same type.
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+    }
+    // SAFETY: nothing uses the old call any more.
+    unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
+    erase_dead_address_chains(&arguments);
+}
+
+/// Erases `address` when it is a GEP without uses, and its bases after it.
+fn erase_dead_geps(address: Value) {
+    let mut current = address;
+    while let Ok(result) = melior::ir::operation::OperationResult::try_from(current) {
+        let gep = result.owner();
+        if op_name(gep) != "llvm.getelementptr" || !has_no_uses(current) {
+            return;
+        }
+        let base = gep.operand(0).expect("a GEP has a base");
+        // SAFETY: the GEP has no uses.
+        unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+        current = base;
+    }
+}
+
+/// Erases GEPs left without uses on the pointers the rewrite read.
+fn erase_dead_address_chains(values: &[Value]) {
+    for value in values {
+        let mut dead: Vec<OperationRef> = Vec::new();
+        for used in uses(*value) {
+            if op_name(used.owner) == "llvm.getelementptr" && first_result(used.owner).is_some_and(has_no_uses) {
+                dead.push(used.owner);
+            }
+        }
+        for op in dead {
+            // SAFETY: the GEP has no uses.
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        }
+    }
+}
+
+/// The call-site attribute dictionary of argument `index`.
+fn call_argument_attributes<'c>(call: OperationRef<'c, '_>, index: usize) -> Option<Attribute<'c>> {
+    let all = ArrayAttribute::try_from(call.attribute("arg_attrs").ok()?).ok()?;
+    all.element(index).ok()
+}
+
+/// The new signature and body of a planned function.
+fn rewrite_callee(plan: &DevicePlan) {
+    let func = plan.func;
+    let context = context_of(func);
+    let context: &Context = &context;
+    let entry = func.region(0).ok().and_then(|r| r.first_block()).expect("a planned function has a body");
+    let location = func.location();
+    let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    let empty = dictionary(context, &[]);
+    let old_attributes: Vec<Attribute> = (0..plan.params.len())
+        .map(|i| existing.and_then(|array| array.element(i).ok()).unwrap_or(empty))
+        .collect();
+    let mut new_attributes: Vec<Attribute> = Vec::new();
+    let mut anchor = EntryAnchor::new(entry);
+
+    // Parameters, last first, so earlier indices stay valid.
+    let mut per_param: Vec<Vec<Attribute>> = vec![Vec::new(); plan.params.len()];
+    for (index, param) in plan.params.iter().enumerate().rev() {
+        match param {
+            ParamPlan::Keep => per_param[index].push(old_attributes[index]),
+            ParamPlan::Byval(align) => {
+                per_param[index].push(with_entry(context, old_attributes[index], "llvm.align", i64_attribute(context, *align as i64)));
+            }
+            ParamPlan::Flatten { form, ty, align, leaves } => {
+                let old = entry.argument(index).expect("a parameter");
+                // SAFETY: the argument lives as long as the body.
+                let old: Value = unsafe { Value::from_raw(old.to_raw()) };
+                let mut leaf_values = Vec::new();
+                for (position, leaf) in leaves.iter().enumerate() {
+                    // SAFETY: inserting an argument into the live entry block.
+                    let value = unsafe {
+                        Value::from_raw(mlir_sys::mlirBlockInsertArgument(
+                            entry.to_raw(),
+                            (index + 1 + position) as isize,
+                            leaf.ty.to_raw(),
+                            old.location().to_raw(),
+                        ))
+                    };
+                    leaf_values.push(value);
+                    per_param[index].push(empty);
+                }
+                match form {
+                    AggregateForm::Value => rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values),
+                    AggregateForm::Byval => rebuild_memory(context, &mut anchor, old, *ty, *align, leaves, &leaf_values),
+                }
+                // SAFETY: every use of the old parameter is gone.
+                unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };
+            }
+        }
+    }
+    let mut result = result_type(func).expect("an llvm.func has a type");
+    if let Some((ty, sites)) = &plan.sret {
+        let align = sites.iter().map(|site| site.align).min().unwrap_or(1);
+        let pointer = ptxcc_dialect::types::pointer_type(context, address_space::GENERIC);
+        // SAFETY: inserting an argument into the live entry block.
+        let slot: Value = unsafe {
+            Value::from_raw(mlir_sys::mlirBlockInsertArgument(entry.to_raw(), 0, pointer.to_raw(), location.to_raw()))
+        };
+        store_at_returns(context, func, slot, align);
+        new_attributes.push(dictionary(
+            context,
+            &[
+                (Identifier::new(context, "llvm.sret"), TypeAttribute::new(*ty).into()),
+                (Identifier::new(context, "llvm.align"), i64_attribute(context, align as i64)),
+            ],
+        ));
+        result = llvm::r#type::void(context);
+        // SAFETY: removing attributes that described the old result and the
+        // old (read-only) memory behaviour.
+        unsafe {
+            for name in ["res_attrs", "memory_effects"] {
+                mlir_sys::mlirOperationRemoveAttributeByName(func.to_raw(), melior::StringRef::new(name).to_raw());
+            }
+        }
+    }
+    new_attributes.extend(per_param.into_iter().flatten());
+    let inputs: Vec<mlir_sys::MlirType> =
+        (0..entry.argument_count()).map(|i| entry.argument(i).expect("in range").r#type().to_raw()).collect();
+    // SAFETY: building a function type from live types.
+    let new_type = unsafe {
+        Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGet(result.to_raw(), inputs.len() as isize, inputs.as_ptr(), false))
+    };
+    let array = ArrayAttribute::new(context, &new_attributes);
+    // SAFETY: both are inherent attributes of llvm.func.
+    unsafe {
+        mlir_sys::mlirOperationSetInherentAttributeByName(
+            func.to_raw(),
+            melior::StringRef::new("function_type").to_raw(),
+            TypeAttribute::new(new_type).to_raw(),
+        );
+        mlir_sys::mlirOperationSetInherentAttributeByName(
+            func.to_raw(),
+            melior::StringRef::new("arg_attrs").to_raw(),
+            array.to_raw(),
+        );
+    }
+}
+
+/// `dictionary` with `name = value` set.
+fn with_entry<'c>(context: &'c Context, dictionary_attribute: Attribute<'c>, name: &str, value: Attribute<'c>) -> Attribute<'c> {
+    let mut entries: Vec<(Identifier, Attribute)> = Vec::new();
+    // SAFETY: reading entries of a live dictionary.
+    unsafe {
+        let raw = dictionary_attribute.to_raw();
+        if mlir_sys::mlirAttributeIsADictionary(raw) {
+            for i in 0..mlir_sys::mlirDictionaryAttrGetNumElements(raw) {
+                let named = mlir_sys::mlirDictionaryAttrGetElement(raw, i);
+                let key = Identifier::from_raw(named.name);
+                if key.as_string_ref().as_str() != Ok(name) {
+                    entries.push((key, Attribute::from_raw(named.attribute)));
+                }
+            }
+        }
+    }
+    entries.push((Identifier::new(context, name), value));
+    dictionary(context, &entries)
+}
+
+/// Where new ops go at the start of the entry block: after those placed
+/// before them, before the original first op.
+struct EntryAnchor<'c, 'a> {
+    entry: BlockRef<'c, 'a>,
+    last: Option<OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> EntryAnchor<'c, 'a> {
+    fn new(entry: BlockRef<'c, 'a>) -> Self {
+        Self { entry, last: None }
+    }
+
+    fn push(&mut self, op: Operation<'c>) -> Value<'c, 'a> {
+        let inserted = match self.last {
+            Some(last) => self.entry.insert_operation_after(last, op),
+            None => self.entry.insert_operation(0, op),
+        };
+        self.last = Some(inserted);
+        let result = first_result(inserted);
+        // SAFETY: a placeholder for ops without results is never read.
+        result.map_or_else(
+            || unsafe { Value::from_raw(mlir_sys::MlirValue { ptr: std::ptr::null_mut() }) },
+            |r| unsafe { Value::from_raw(r.to_raw()) },
+        )
+    }
+}
+
+/// The callee side of a flattened SSA aggregate: `extractvalue`s of a leaf
+/// read the leaf parameter; anything else gets the aggregate rebuilt with
+/// `insertvalue`s.
+fn rebuild_value<'c, 'a>(
+    context: &'c Context,
+    anchor: &mut EntryAnchor<'c, 'a>,
+    old: Value<'c, 'a>,
+    ty: Type<'c>,
+    leaves: &[FlatLeaf<'c>],
+    values: &[Value<'c, 'a>],
+) {
+    let mut rest = false;
+    for used in uses(old) {
+        let leaf = (op_name(used.owner) == "llvm.extractvalue")
+            .then(|| dense_i64_array(used.owner, "position"))
+            .flatten()
+            .and_then(|path| leaves.iter().position(|leaf| leaf.path == path));
+        match leaf {
+            Some(position) => {
+                let result = first_result(used.owner).expect("one result");
+                // SAFETY: same type; the extract is erased once unused.
+                unsafe {
+                    mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), values[position].to_raw());
+                    mlir_sys::mlirOperationDestroy(used.owner.to_raw());
+                }
+            }
+            None => rest = true,
+        }
+    }
+    if !rest {
+        return;
+    }
+    let location = old.location();
+    let mut aggregate = anchor.push(llvm::poison(ty, location));
+    for (leaf, value) in leaves.iter().zip(values) {
+        aggregate = anchor.push(llvm::insert_value(
+            context,
+            aggregate,
+            DenseI64ArrayAttribute::new(context, &leaf.path),
+            *value,
+            location,
+        ));
+    }
+    // SAFETY: same type.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), aggregate.to_raw()) };
+}
+
+/// The callee side of a flattened `byval` pointer: loads of exactly one
+/// leaf (through constant GEPs) read the leaf parameter; when anything else
+/// uses the pointer, the struct is rebuilt in a local slot that every use
+/// then works on (llc's SROA removes it where the uses allow).
+fn rebuild_memory<'c, 'a>(
+    context: &'c Context,
+    anchor: &mut EntryAnchor<'c, 'a>,
+    old: Value<'c, 'a>,
+    ty: Type<'c>,
+    align: u64,
+    leaves: &[FlatLeaf<'c>],
+    values: &[Value<'c, 'a>],
+) {
+    let layout = DataLayout::default();
+    let mut nodes: Vec<(Value, i64)> = vec![(old, 0)];
+    let mut reads: Vec<(OperationRef, usize)> = Vec::new();
+    let mut debug: Vec<OperationRef> = Vec::new();
+    let mut geps: Vec<OperationRef> = Vec::new();
+    let mut direct = true;
+    let mut next = 0;
+    while next < nodes.len() && direct {
+        let (value, offset) = nodes[next];
+        next += 1;
+        for used in uses(value) {
+            let op = used.owner;
+            match op_name(op) {
+                "llvm.getelementptr" if used.index == 0 => match gep_offset(&layout, op) {
+                    Some(more) if first_result(op).is_some_and(|r| pointer_address_space(r.r#type()).is_some()) => {
+                        nodes.push((first_result(op).expect("checked"), offset + more));
+                        geps.push(op);
+                    }
+                    _ => direct = false,
+                },
+                "llvm.load" if !op.has_attribute("volatile_") && !is_atomic(op) => {
+                    let loaded = first_result(op).map(|r| r.r#type());
+                    match leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded) {
+                        Some(position) => reads.push((op, position)),
+                        None => direct = false,
+                    }
+                }
+                name if is_debug_info(name) => debug.push(op),
+                _ => direct = false,
+            }
+        }
+    }
+    if direct {
+        for (load, position) in reads {
+            let result = first_result(load).expect("one result");
+            // SAFETY: same type; the load is erased once unused.
+            unsafe {
+                mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), values[position].to_raw());
+                mlir_sys::mlirOperationDestroy(load.to_raw());
+            }
+        }
+        for op in debug {
+            // SAFETY: debug intrinsics have no results.
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        }
+        for gep in geps.into_iter().rev() {
+            // SAFETY: every use of the GEP (loads, debug info, inner GEPs)
+            // is gone; innermost first.
+            unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+        }
+        return;
+    }
+    let location = old.location();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let one = anchor.push(
+        OperationBuilder::new("llvm.mlir.constant", location)
+            .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(i32_type, 1).into())])
+            .add_results(&[i32_type])
+            .build()
+            .expect("valid constant"),
+    );
+    let abi_align = abi_type(ty).map(|t| layout.abi_align(&t)).unwrap_or(1);
+    let slot_align = align.max(abi_align);
+    let slot = anchor.push(llvm::alloca(
+        context,
+        one,
+        ptxcc_dialect::types::pointer_type(context, address_space::GENERIC),
+        location,
+        AllocaOptions::new()
+            .align(Some(IntegerAttribute::new(IntegerType::new(context, 64).into(), slot_align as i64)))
+            .elem_type(Some(TypeAttribute::new(ty))),
+    ));
+    for (leaf, value) in leaves.iter().zip(values) {
+        let address = if leaf.offset == 0 {
+            slot
+        } else {
+            anchor.push(llvm::get_element_ptr(
+                context,
+                slot,
+                DenseI32ArrayAttribute::new(context, &[leaf.offset as i32]),
+                IntegerType::new(context, 8).into(),
+                slot.r#type(),
+                location,
+            ))
+        };
+        let alignment = common_alignment(slot_align, leaf.offset as i64);
+        anchor.push(llvm::store(
+            context,
+            *value,
+            address,
+            location,
+            LoadStoreOptions::new()
+                .align(Some(IntegerAttribute::new(IntegerType::new(context, 64).into(), alignment as i64))),
+        ));
+    }
+    // SAFETY: both are generic pointers.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), slot.to_raw()) };
+}
+
+/// `llvm.return %v` becomes `llvm.store %v, %slot` + `llvm.return`.
+fn store_at_returns<'c, 'a>(context: &'c Context, func: OperationRef<'c, 'a>, slot: Value<'c, 'a>, align: u64) {
+    let mut returns: Vec<mlir_sys::MlirOperation> = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "llvm.return" && op.operand_count() == 1 {
+            returns.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    for raw in returns {
+        // SAFETY: collected from the live function just above.
+        let ret = unsafe { OperationRef::from_raw(raw) };
+        let value = ret.operand(0).expect("one operand");
+        let block = ret.block().expect("a return in a block");
+        block.insert_operation_before(
+            ret,
+            llvm::store(
+                context,
+                value,
+                slot,
+                ret.location(),
+                LoadStoreOptions::new()
+                    .align(Some(IntegerAttribute::new(IntegerType::new(context, 64).into(), align as i64))),
+            ),
+        );
+        // SAFETY: `llvm.return` takes zero or one operand.
+        unsafe { mlir_sys::mlirOperationSetOperands(ret.to_raw(), 0, std::ptr::null()) };
+    }
+}
