@@ -34,6 +34,7 @@
 //! ran with is recorded on the module as `ptxcc.opt_byval`.
 
 pub mod analysis;
+pub mod decision;
 pub mod device;
 pub mod readonly;
 pub mod rewrite;
@@ -46,7 +47,11 @@ use melior::{
     },
     pass::Pass,
 };
-use ptxcc_dialect::{address_space, types::pointer_address_space, verify::emit_error};
+use ptxcc_dialect::{
+    address_space,
+    types::pointer_address_space,
+    verify::{emit_error, emit_remark},
+};
 
 pub use analysis::{plan_argument, Action, ArgumentPlan, ByvalParameter, PlanContext, Strategy};
 pub use readonly::ReadOnlyAnalysis;
@@ -283,6 +288,15 @@ fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions
         .into_iter()
         .filter_map(|func| {
             let name = crate::abi::signature::function_name(func);
+            let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+            if has_body && !is_kernel(func) && device::is_variadic(func) {
+                emit_remark(
+                    func.location(),
+                    &format!(
+                        "lower-struct-args leaves the variadic function '@{name}' as it is: its fixed parameters keep their form, and llc passes the variadic arguments in one .param buffer"
+                    ),
+                );
+            }
             device::plan_function(func, symbols.get(&name), layout, &thresholds, options.opt_byval, options.flatten_kernel_args)
         })
         .collect();

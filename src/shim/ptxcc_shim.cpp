@@ -123,6 +123,11 @@ MlirOperation ptxccParseModule(MlirContext context, MlirStringRef source,
 
 /// Finds the first file/line/column location inside `location` (through
 /// name, call-site and fused locations).
+/// Emits a remark at `location` (the C API only has mlirEmitError).
+void ptxccEmitRemark(MlirLocation location, const char *message) {
+  mlir::emitRemark(unwrap(location)) << message;
+}
+
 bool ptxccLocationFileLineCol(MlirLocation location, MlirStringRef *filename,
                               unsigned *line, unsigned *column) {
   auto found = unwrap(location)->findInstanceOf<FileLineColLoc>();

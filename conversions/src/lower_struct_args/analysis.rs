@@ -10,11 +10,14 @@ use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
-use super::readonly::{is_atomic, is_debug_info, reads_without_capture, Escape, ReadOnlyAnalysis};
+use super::{
+    decision::{lower_call_argument, CallArgument, CallArgumentLowering},
+    readonly::{is_atomic, is_debug_info, reads_without_capture, Escape, ReadOnlyAnalysis},
+};
 use crate::{
     abi::{layout::common_alignment, mlir::abi_type, DataLayout},
-    ir::{gep_indices, op_name, successor_argument, type_attribute, uses, Use},
-    kernel::{parameter_has, parameter_integer, NVVM_GRID_CONSTANT},
+    ir::{call_argument_index, gep_indices, op_name, successor_argument, type_attribute, uses, Use},
+    kernel::{parameter_has, parameter_integer, LLVM_BYVAL, NVVM_GRID_CONSTANT},
 };
 
 /// How a `byval` parameter of a kernel is lowered.
@@ -366,6 +369,26 @@ fn classify_use<'c, 'a>(
             plan.actions.push(Action::Generic(used, position));
             Ok(UseClass::NeedsGeneric(op))
         }
+        "llvm.call" if passes_byval(op, used.index) => {
+            // The callee gets its own copy: seed 003's table says where the
+            // copy is made from.
+            let argument = CallArgument {
+                kernel_param: context.kernel,
+                byval: true,
+                grid_constant: context.kernel && context.has_cvta_param,
+                direct: op.has_attribute("callee"),
+            };
+            match lower_call_argument(argument) {
+                CallArgumentLowering::FromParamSpace => {
+                    plan.actions.push(Action::Generic(used, position));
+                    Ok(UseClass::NeedsGeneric(op))
+                }
+                CallArgumentLowering::FromLocalCopy => escape(
+                    "is passed byval to a call, and the target has no cvta.param (sm_70 and PTX 7.7 or later) to make the call's copy from param space".into(),
+                ),
+                _ => escape("is passed byval to a call, whose copy llc makes from memory".into()),
+            }
+        }
         "llvm.call" => {
             readonly.call_only_reads(op, used.index, 0)?;
             plan.actions.push(Action::Generic(used, position));
@@ -396,6 +419,12 @@ fn merge<'c, 'a>(
     readonly.only_read(merged)?;
     plan.actions.push(Action::Generic(used, position));
     Ok(UseClass::NeedsGeneric(used.owner))
+}
+
+/// Whether operand `operand` of `call` is a `byval` argument (by the call
+/// site's attributes: they are what LLVM's call lowering goes by).
+fn passes_byval(call: OperationRef, operand: usize) -> bool {
+    call_argument_index(call, operand).is_some_and(|index| parameter_has(call, index, LLVM_BYVAL))
 }
 
 /// The constant byte offset of an `llvm.getelementptr`, `None` when an
