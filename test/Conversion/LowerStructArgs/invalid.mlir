@@ -73,3 +73,35 @@ llvm.func ptx_kernelcc @two_problems(%a: !llvm.ptr {llvm.byval = !llvm.struct<(i
   %p = llvm.addrspacecast %b : !llvm.ptr to !llvm.ptr<101>
   llvm.return
 }
+
+// -----
+
+// Seed 001's 16 KB struct in a device function that writes it: the copy is
+// above max-byval-size.
+llvm.func @huge_device(%s: !llvm.ptr {llvm.byval = !llvm.array<4096 x i32>}, %x: i32) {
+  // expected-error@-1 {{huge 'byval' arguments are unsupported: parameter 0 (16384 bytes) needs a local copy because it is written by 'llvm.store'}}
+  llvm.store %x, %s : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Only read, the same struct needs no copy: llc reads it with ld.param.
+llvm.func @huge_device_read(%s: !llvm.ptr {llvm.byval = !llvm.array<4096 x i32>}, %out: !llvm.ptr) {
+  %v = llvm.load %s : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A variadic device function keeps its signature, with a remark.
+// expected-remark@+1 {{lower-struct-args leaves the variadic function '@sum' as it is}}
+llvm.func internal @sum(%n: i32, ...) -> i32 {
+  llvm.return %n : i32
+}
+llvm.func @call_sum(%v: !llvm.struct<(f32, f32)>) -> i32 {
+  %n = llvm.mlir.constant(1 : i32) : i32
+  %r = llvm.call @sum(%n, %v) vararg(!llvm.func<i32 (i32, ...)>) : (i32, !llvm.struct<(f32, f32)>) -> i32
+  llvm.return %r : i32
+}
