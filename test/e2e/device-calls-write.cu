@@ -15,6 +15,12 @@
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
 // RUN: mlir-translate --import-llvm %t.ll -o %t.mlir
 // RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s
+// The same without the attributes clang's optimiser infers and MLIR front
+// ends never emit.
+// RUN: sed -E -e 's/ (readonly|writeonly|captures\(none\)|memory\([^)]*\)|initializes\(\([^)]*\)\))//g' %t.ll > %t.stripped.ll
+// RUN: not grep -E 'readonly|captures|memory\(|initializes' %t.stripped.ll
+// RUN: mlir-translate --import-llvm %t.stripped.ll -o %t.stripped.mlir
+// RUN: %ptxcc-opt %t.stripped.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s
 
 struct Vec3 { float x, y, z; };
 struct Matrix4x4 { float m[4][4]; };
@@ -80,11 +86,6 @@ GLOBAL void writer(Matrix4x4 mat, float *out) {
 // CHECK: call.uni (retval0), _ZL11determinant9Matrix4x4, (param0);
 // CHECK: ret;
 
-// CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL11determinant9Matrix4x4(
-// CHECK-NEXT: .param .align 16 .b8 _ZL11determinant9Matrix4x4_param_0[64]
-// CHECK-NOT: .local
-// CHECK: ret;
-
 // CHECK-LABEL: .entry _Z6scaler9Matrix4x4Pf(
 // CHECK-NOT: .local
 // CHECK: call.uni (retval0), _ZL5scale9Matrix4x4f, (param0, param1);
@@ -128,10 +129,10 @@ GLOBAL void vwriter(Vec3 v, float *out) { out[0] = vpoke(v, __nvvm_read_ptx_sreg
 // CHECK-NEXT: )
 // CHECK: .local .align 4 .b8 __local_depot{{[0-9]+}}[12];
 // CHECK-NOT: .local .align
-// CHECK: add.u64 %rd[[V:[0-9]+]], %SPL, 0;
 // CHECK-DAG: ld.param.b32 %r[[VX:[0-9]+]], [_ZL5vpoke4Vec3i_param_0];
 // CHECK-DAG: ld.param.b32 %r[[VY:[0-9]+]], [_ZL5vpoke4Vec3i_param_1];
 // CHECK-DAG: ld.param.b32 %r[[VZ:[0-9]+]], [_ZL5vpoke4Vec3i_param_2];
+// CHECK-DAG: add.u64 %rd[[V:[0-9]+]], %SPL, 0;
 // CHECK-DAG: st.local.b32 [%rd[[V]]], %r[[VX]];
 // CHECK-DAG: st.local.b32 [%rd[[V]]+4], %r[[VY]];
 // CHECK-DAG: st.local.b32 [%rd[[V]]+8], %r[[VZ]];
@@ -140,4 +141,12 @@ GLOBAL void vwriter(Vec3 v, float *out) { out[0] = vpoke(v, __nvvm_read_ptx_sreg
 // CHECK-DAG: ld.local.b32 %r{{[0-9]+}}, [%rd[[V]]];
 // CHECK-DAG: ld.local.b32 %r{{[0-9]+}}, [%rd[[V]]+4];
 // CHECK-DAG: ld.local.b32 %r{{[0-9]+}}, [%rd[[V]]+8];
+// CHECK: ret;
+
+// determinant only reads: ld.param, no local memory.
+// CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL11determinant9Matrix4x4(
+// CHECK-NEXT: .param .align 16 .b8 _ZL11determinant9Matrix4x4_param_0[64]
+// CHECK-NOT: .local
+// CHECK: ld.param.b32 %r{{[0-9]+}}, [_ZL11determinant9Matrix4x4_param_0+20];
+// CHECK-NOT: .local
 // CHECK: ret;

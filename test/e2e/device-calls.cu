@@ -13,6 +13,15 @@
 // RUN: FileCheck %s --input-file=%t.ptx --implicit-check-not=.local
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=DECL
 // RUN: not grep -E 'ld\.local|st\.local|cvta\.local|__local_depot' %t.ptx
+// The same without the attributes clang's optimiser infers and MLIR front
+// ends never emit.
+// RUN: sed -E -e 's/ (readonly|writeonly|captures\(none\)|memory\([^)]*\)|initializes\(\([^)]*\)\))//g' %t.ll > %t.stripped.ll
+// RUN: not grep -E 'readonly|captures|memory\(|initializes' %t.stripped.ll
+// RUN: mlir-translate --import-llvm %t.stripped.ll -o %t.stripped.mlir
+// RUN: %ptxcc-opt %t.stripped.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 -o %t.stripped.ptx
+// RUN: FileCheck %s --input-file=%t.stripped.ptx --implicit-check-not=.local
+// RUN: FileCheck %s --input-file=%t.stripped.ptx --check-prefix=DECL
+// RUN: not grep -E 'ld\.local|st\.local|cvta\.local|__local_depot' %t.stripped.ptx
 
 struct Vec3 { float x, y, z; };
 struct Mat4 { float m[16]; };

@@ -146,3 +146,97 @@ fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bo
     let expected = if reads_only { Strategy::CastOnly } else { Strategy::Copy };
     assert_eq!(strategies(&text)[0].2, expected, "{effects}");
 }
+
+/// The device-function plan of `@f(%p: <parameter>)` with the default
+/// thresholds, as text: "keep", "byval <align>" or "flatten <form> <leaf types>".
+fn device_plan(parameter: &str) -> String {
+    let context = llvm_context();
+    let module = module(&context, &format!("llvm.func internal @f(%p: {parameter}) {{\n llvm.return\n}}"));
+    let func = crate::ir::module_functions(module.as_operation())[0];
+    let layout = crate::abi::DataLayout::default();
+    match device::plan_parameter(func, 0, &layout, &LowerStructArgsOptions::default().thresholds(), true) {
+        device::ParamPlan::Keep => "keep".into(),
+        device::ParamPlan::Byval(align) => format!("byval {align}"),
+        device::ParamPlan::Flatten { form, leaves, .. } => {
+            let types: Vec<String> = leaves.iter().map(|l| format!("{}@{}", l.ty, l.offset)).collect();
+            format!("flatten {form:?} {}", types.join(" "))
+        }
+    }
+}
+
+#[rstest]
+#[case::scalar("i32", "keep")]
+#[case::pointer("!llvm.ptr", "keep")]
+#[case::short_vector("vector<4xf32>", "keep")]
+#[case::vec3_value("!llvm.struct<(f32, f32, f32)>", "flatten Value f32@0 f32@4 f32@8")]
+#[case::vec3_byval("!llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>}", "flatten Byval f32@0 f32@4 f32@8")]
+#[case::padding("!llvm.struct<(i8, f64)>", "flatten Value i8@0 f64@8")]
+#[case::nested_array("!llvm.struct<(i16, array<2 x struct<(i8, f32)>>)>", "flatten Value i16@0 i8@4 f32@8 i8@12 f32@16")]
+#[case::vector_leaf("!llvm.struct<(vector<2xf32>, i32)>", "flatten Value vector<2xf32>@0 i32@8")]
+#[case::exactly_32_bytes("!llvm.array<8 x f32>", "flatten Value f32@0 f32@4 f32@8 f32@12 f32@16 f32@20 f32@24 f32@28")]
+#[case::above_threshold_value("!llvm.array<9 x f32>", "keep")]
+#[case::long_vector_leaf("!llvm.struct<(vector<8xi8>)>", "keep")]
+#[case::mat4_byval("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 4 : i64}", "byval 16")]
+#[case::already_aligned("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 16 : i64}", "keep")]
+#[case::no_declared_alignment("!llvm.ptr {llvm.byval = !llvm.array<9 x i128>}", "byval 16")]
+#[case::more_than_16("!llvm.ptr {llvm.byval = !llvm.array<2 x i32>, llvm.align = 32 : i64}", "flatten Byval i32@0 i32@4")]
+#[case::big_over_aligned("!llvm.ptr {llvm.byval = !llvm.array<16 x i32>, llvm.align = 32 : i64}", "keep")]
+#[case::empty("!llvm.struct<()>", "keep")]
+fn device_parameters_are_classified_as_seed_000_says(#[case] parameter: &str, #[case] expected: &str) {
+    assert_eq!(device_plan(parameter), expected);
+}
+
+/// Whether `@make`'s result becomes `sret` when `@user` has `body` after
+/// `%r = llvm.call @make() : () -> !llvm.array<8 x f32>`.
+fn becomes_sret(parameters: &str, body: &str) -> bool {
+    let context = llvm_context();
+    let text = format!(
+        r#"
+        llvm.func internal @make() -> !llvm.array<8 x f32> {{
+          %u = llvm.mlir.poison : !llvm.array<8 x f32>
+          llvm.return %u : !llvm.array<8 x f32>
+        }}
+        llvm.func @user({parameters}) {{
+          %r = llvm.call @make() : () -> !llvm.array<8 x f32>
+          {body}
+          llvm.return
+        }}
+        "#
+    );
+    let module = module(&context, &text);
+    lower_struct_args(module.as_operation(), &LowerStructArgsOptions::default()).expect("lowers");
+    function_text(&module, "make").contains("llvm.sret")
+}
+
+#[rstest]
+#[case::whole_store("%out: !llvm.ptr", "llvm.store %r, %out : !llvm.array<8 x f32>, !llvm.ptr", true)]
+#[case::volatile("%out: !llvm.ptr", "llvm.store volatile %r, %out : !llvm.array<8 x f32>, !llvm.ptr", false)]
+#[case::other_space("%out: !llvm.ptr<1>", "llvm.store %r, %out : !llvm.array<8 x f32>, !llvm.ptr<1>", false)]
+#[case::unused("%out: !llvm.ptr", "", false)]
+#[case::stored_twice(
+    "%out: !llvm.ptr, %other: !llvm.ptr",
+    "llvm.store %r, %out : !llvm.array<8 x f32>, !llvm.ptr\n llvm.store %r, %other : !llvm.array<8 x f32>, !llvm.ptr",
+    false
+)]
+#[case::pointer_defined_after(
+    "%out: !llvm.ptr",
+    "%q = llvm.getelementptr %out[32] : (!llvm.ptr) -> !llvm.ptr, i8\n llvm.store %r, %q : !llvm.array<8 x f32>, !llvm.ptr",
+    true
+)]
+#[case::loaded_pointer(
+    "%pp: !llvm.ptr",
+    "%q = llvm.load %pp : !llvm.ptr -> !llvm.ptr\n llvm.store %r, %q : !llvm.array<8 x f32>, !llvm.ptr",
+    false
+)]
+#[case::one_field_only(
+    "%out: !llvm.ptr",
+    "%e = llvm.extractvalue %r[0] : !llvm.array<8 x f32>\n llvm.store %e, %out : f32, !llvm.ptr",
+    false
+)]
+fn an_sret_result_needs_every_caller_to_store_it_whole(
+    #[case] parameters: &str,
+    #[case] body: &str,
+    #[case] expected: bool,
+) {
+    assert_eq!(becomes_sret(parameters, body), expected);
+}
