@@ -32,9 +32,8 @@ const CONVERT: &[OptionInfo] = ConvertPtxccToLlvmOptions::OPTIONS;
 impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
     const SUMMARY: &'static str = "The whole ptxcc lowering, with one set of options shared by every pass";
-    const OPTIONS: &'static [OptionInfo] = &[
-        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], CONVERT[0], CONVERT[1],
-    ];
+    const OPTIONS: &'static [OptionInfo] =
+        &[LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], CONVERT[0], CONVERT[1]];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let has = |options: &[OptionInfo]| options.iter().any(|option| option.name == name);

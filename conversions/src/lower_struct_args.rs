@@ -281,7 +281,11 @@ impl LowerStructArgsOptions {
 /// ([`device`]), then checks the `byval` parameters that remain in device
 /// functions: one that needs a local copy above `max-byval-size` is an
 /// error. Returns (functions with problems, problems).
-fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions, layout: &DataLayout) -> (usize, usize) {
+fn lower_device_functions(
+    module: OperationRef,
+    options: &LowerStructArgsOptions,
+    layout: &DataLayout,
+) -> (usize, usize) {
     let thresholds = options.thresholds();
     let symbols = device::symbol_uses(module);
     let plans: Vec<_> = module_functions(module)

@@ -52,9 +52,7 @@ use crate::{
     },
     context::context_of,
     ir::{first_result, flat_symbol_name, has_no_uses, i32_array_attribute, op_name, uses},
-    kernel::{
-        dictionary, function_type, is_kernel, linkage, parameter_attribute, parameter_integer, LLVM_BYVAL,
-    },
+    kernel::{dictionary, function_type, is_kernel, linkage, parameter_attribute, parameter_integer, LLVM_BYVAL},
 };
 
 /// How an aggregate parameter arrives before lowering.
@@ -207,7 +205,11 @@ fn symbols_in(attribute: Attribute) -> Vec<String> {
 ///
 /// A kernel keeps its launch ABI unless `flatten_kernels`
 /// (`flatten-kernel-args`); nothing calls a kernel.
-pub fn signature_is_fixed(func: OperationRef, uses: Option<&SymbolUses>, flatten_kernels: bool) -> Option<&'static str> {
+pub fn signature_is_fixed(
+    func: OperationRef,
+    uses: Option<&SymbolUses>,
+    flatten_kernels: bool,
+) -> Option<&'static str> {
     if is_kernel(func) {
         let called = uses.is_some_and(|u| u.other || !u.calls.is_empty());
         return (!flatten_kernels || called || func.region(0).ok().and_then(|r| r.first_block()).is_none())
@@ -225,7 +227,7 @@ pub fn signature_is_fixed(func: OperationRef, uses: Option<&SymbolUses>, flatten
     if is_variadic(func) {
         return Some("it is variadic");
     }
-    let Some(uses) = uses else { return None };
+    let uses = uses?; // never used: nothing to keep it for
     if uses.other {
         return Some("its address is taken");
     }
@@ -270,9 +272,7 @@ pub fn call_arguments<'c, 'a>(call: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> 
 /// Whether a type is an LLVM struct or array.
 fn is_aggregate(ty: Type) -> bool {
     // SAFETY: kind queries on a live type.
-    unsafe {
-        mlir_sys::mlirTypeIsALLVMStructType(ty.to_raw()) || ty.to_string().starts_with("!llvm.array<")
-    }
+    unsafe { mlir_sys::mlirTypeIsALLVMStructType(ty.to_raw()) || ty.to_string().starts_with("!llvm.array<") }
 }
 
 /// The type reached by `path` inside the aggregate `ty`.
@@ -501,7 +501,9 @@ fn dense_i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
     unsafe {
         let raw = attribute.to_raw();
         mlir_sys::mlirAttributeIsADenseI64Array(raw).then(|| {
-            (0..mlir_sys::mlirDenseArrayGetNumElements(raw)).map(|i| mlir_sys::mlirDenseI64ArrayGetElement(raw, i)).collect()
+            (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
+                .map(|i| mlir_sys::mlirDenseI64ArrayGetElement(raw, i))
+                .collect()
         })
     }
 }
@@ -557,12 +559,8 @@ fn nothing_between(call: OperationRef, replaced: &[OperationRef]) -> bool {
 /// values as they are), then each function's signature and body.
 pub fn rewrite_functions(plans: &[DevicePlan]) {
     for plan in plans {
-        let elided: HashMap<_, _> = plan
-            .sret
-            .iter()
-            .flat_map(|(_, sites)| sites.iter())
-            .map(|site| (site.call.to_raw().ptr, site))
-            .collect();
+        let elided: HashMap<_, _> =
+            plan.sret.iter().flat_map(|(_, sites)| sites.iter()).map(|site| (site.call.to_raw().ptr, site)).collect();
         for call in &plan.calls {
             rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied());
         }
@@ -647,9 +645,8 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
             ParamPlan::Flatten { form: AggregateForm::Byval, align, leaves, .. } => {
                 // The call-site `llvm.align` of a byval argument holds for
                 // the memory it copies (LLVM's own copy relies on it).
-                let align = parameter_integer(call, index, "llvm.align")
-                    .and_then(|a| u64::try_from(a).ok())
-                    .unwrap_or(*align);
+                let align =
+                    parameter_integer(call, index, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(*align);
                 for leaf in leaves {
                     let address = byte_address(context, call, *argument, leaf.offset, location);
                     let alignment = common_alignment(align, leaf.offset as i64);
@@ -699,11 +696,8 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
     named.push((Identifier::new(context, "operandSegmentSizes"), segments.into()));
     named.push((Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &attributes).into()));
     let mut builder = OperationBuilder::new("llvm.call", location).add_operands(&operands).add_attributes(&named);
-    let results: Vec<Type> = if elided.is_some() {
-        Vec::new()
-    } else {
-        first_result(call).map(|r| vec![r.r#type()]).unwrap_or_default()
-    };
+    let results: Vec<Type> =
+        if elided.is_some() { Vec::new() } else { first_result(call).map(|r| vec![r.r#type()]).unwrap_or_default() };
     builder = builder.add_results(&results);
     let new_call = builder.build().expect("a valid call");
     let block = call.block().expect("a call in a block");
@@ -778,9 +772,8 @@ fn rewrite_callee(plan: &DevicePlan) {
     let location = func.location();
     let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     let empty = dictionary(context, &[]);
-    let old_attributes: Vec<Attribute> = (0..plan.params.len())
-        .map(|i| existing.and_then(|array| array.element(i).ok()).unwrap_or(empty))
-        .collect();
+    let old_attributes: Vec<Attribute> =
+        (0..plan.params.len()).map(|i| existing.and_then(|array| array.element(i).ok()).unwrap_or(empty)).collect();
     let mut new_attributes: Vec<Attribute> = Vec::new();
     let mut anchor = EntryAnchor::new(entry);
 
@@ -790,7 +783,12 @@ fn rewrite_callee(plan: &DevicePlan) {
         match param {
             ParamPlan::Keep => per_param[index].push(old_attributes[index]),
             ParamPlan::Byval(align) => {
-                per_param[index].push(with_entry(context, old_attributes[index], "llvm.align", i64_attribute(context, *align as i64)));
+                per_param[index].push(with_entry(
+                    context,
+                    old_attributes[index],
+                    "llvm.align",
+                    i64_attribute(context, *align as i64),
+                ));
             }
             ParamPlan::Flatten { form, ty, align, leaves } => {
                 let old = entry.argument(index).expect("a parameter");
@@ -812,7 +810,9 @@ fn rewrite_callee(plan: &DevicePlan) {
                 }
                 match form {
                     AggregateForm::Value => rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values),
-                    AggregateForm::Byval => rebuild_memory(context, &mut anchor, old, *ty, *align, leaves, &leaf_values),
+                    AggregateForm::Byval => {
+                        rebuild_memory(context, &mut anchor, old, *ty, *align, leaves, &leaf_values)
+                    }
                 }
                 // SAFETY: every use of the old parameter is gone.
                 unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };
@@ -849,7 +849,12 @@ fn rewrite_callee(plan: &DevicePlan) {
         (0..entry.argument_count()).map(|i| entry.argument(i).expect("in range").r#type().to_raw()).collect();
     // SAFETY: building a function type from live types.
     let new_type = unsafe {
-        Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGet(result.to_raw(), inputs.len() as isize, inputs.as_ptr(), false))
+        Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGet(
+            result.to_raw(),
+            inputs.len() as isize,
+            inputs.as_ptr(),
+            false,
+        ))
     };
     let array = ArrayAttribute::new(context, &new_attributes);
     // SAFETY: both are inherent attributes of llvm.func.
@@ -868,7 +873,12 @@ fn rewrite_callee(plan: &DevicePlan) {
 }
 
 /// `dictionary` with `name = value` set.
-fn with_entry<'c>(context: &'c Context, dictionary_attribute: Attribute<'c>, name: &str, value: Attribute<'c>) -> Attribute<'c> {
+fn with_entry<'c>(
+    context: &'c Context,
+    dictionary_attribute: Attribute<'c>,
+    name: &str,
+    value: Attribute<'c>,
+) -> Attribute<'c> {
     let mut entries: Vec<(Identifier, Attribute)> = Vec::new();
     // SAFETY: reading entries of a live dictionary.
     unsafe {

@@ -171,7 +171,10 @@ fn device_plan(parameter: &str) -> String {
 #[case::vec3_value("!llvm.struct<(f32, f32, f32)>", "flatten Value f32@0 f32@4 f32@8")]
 #[case::vec3_byval("!llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>}", "flatten Byval f32@0 f32@4 f32@8")]
 #[case::padding("!llvm.struct<(i8, f64)>", "flatten Value i8@0 f64@8")]
-#[case::nested_array("!llvm.struct<(i16, array<2 x struct<(i8, f32)>>)>", "flatten Value i16@0 i8@4 f32@8 i8@12 f32@16")]
+#[case::nested_array(
+    "!llvm.struct<(i16, array<2 x struct<(i8, f32)>>)>",
+    "flatten Value i16@0 i8@4 f32@8 i8@12 f32@16"
+)]
 #[case::vector_leaf("!llvm.struct<(vector<2xf32>, i32)>", "flatten Value vector<2xf32>@0 i32@8")]
 #[case::exactly_32_bytes("!llvm.array<8 x f32>", "flatten Value f32@0 f32@4 f32@8 f32@12 f32@16 f32@20 f32@24 f32@28")]
 #[case::above_threshold_value("!llvm.array<9 x f32>", "keep")]
@@ -179,7 +182,10 @@ fn device_plan(parameter: &str) -> String {
 #[case::mat4_byval("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 4 : i64}", "byval 16")]
 #[case::already_aligned("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 16 : i64}", "keep")]
 #[case::no_declared_alignment("!llvm.ptr {llvm.byval = !llvm.array<9 x i128>}", "byval 16")]
-#[case::more_than_16("!llvm.ptr {llvm.byval = !llvm.array<2 x i32>, llvm.align = 32 : i64}", "flatten Byval i32@0 i32@4")]
+#[case::more_than_16(
+    "!llvm.ptr {llvm.byval = !llvm.array<2 x i32>, llvm.align = 32 : i64}",
+    "flatten Byval i32@0 i32@4"
+)]
 #[case::big_over_aligned("!llvm.ptr {llvm.byval = !llvm.array<16 x i32>, llvm.align = 32 : i64}", "keep")]
 #[case::empty("!llvm.struct<()>", "keep")]
 fn device_parameters_are_classified_as_seed_000_says(#[case] parameter: &str, #[case] expected: &str) {
