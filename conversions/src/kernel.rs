@@ -172,7 +172,8 @@ pub fn parameter_count(func: OperationRef) -> usize {
         .map_or(0, |t| unsafe { mlir_sys::mlirLLVMFunctionTypeGetNumInputs(melior::ir::TypeLike::to_raw(&t)) } as usize)
 }
 
-fn dictionary_entries(dictionary: Attribute) -> Vec<(Identifier, Attribute)> {
+/// The entries of a dictionary attribute (none for anything else).
+pub fn dictionary_entries(dictionary: Attribute) -> Vec<(Identifier, Attribute)> {
     // SAFETY: reading entries of a live attribute; non-dictionaries have none.
     unsafe {
         if !mlir_sys::mlirAttributeIsADictionary(dictionary.to_raw()) {

@@ -287,24 +287,42 @@ fn lower_device_functions(
     layout: &DataLayout,
 ) -> (usize, usize) {
     let thresholds = options.thresholds();
-    let symbols = device::symbol_uses(module);
-    let plans: Vec<_> = module_functions(module)
-        .into_iter()
-        .filter_map(|func| {
-            let name = crate::abi::signature::function_name(func);
-            let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
-            if has_body && !is_kernel(func) && device::is_variadic(func) {
-                emit_remark(
-                    func.location(),
-                    &format!(
-                        "lower-struct-args leaves the variadic function '@{name}' as it is: its fixed parameters keep their form, and llc passes the variadic arguments in one .param buffer"
-                    ),
-                );
-            }
-            device::plan_function(func, symbols.get(&name), layout, &thresholds, options.opt_byval, options.flatten_kernel_args)
-        })
-        .collect();
-    device::rewrite_functions(&plans);
+    let mut remarked = false;
+    // Rounds until nothing changes: rewriting one function's call sites can
+    // make its callers' parameters plain leaf reads (a struct forwarded to
+    // a flattened callee is read leaf by leaf), which the next round
+    // flattens in turn.
+    for _ in 0..MAX_ROUNDS {
+        let symbols = device::symbol_uses(module);
+        let plans: Vec<_> = module_functions(module)
+            .into_iter()
+            .filter_map(|func| {
+                let name = crate::abi::signature::function_name(func);
+                let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+                if !remarked && has_body && !is_kernel(func) && device::is_variadic(func) {
+                    emit_remark(
+                        func.location(),
+                        &format!(
+                            "lower-struct-args leaves the variadic function '@{name}' as it is: its fixed parameters keep their form, and llc passes the variadic arguments in one .param buffer"
+                        ),
+                    );
+                }
+                device::plan_function(
+                    func,
+                    symbols.get(&name),
+                    layout,
+                    &thresholds,
+                    options.opt_byval,
+                    options.flatten_kernel_args,
+                )
+            })
+            .collect();
+        remarked = true;
+        if plans.is_empty() {
+            break;
+        }
+        device::rewrite_functions(&plans);
+    }
     if !options.opt_byval {
         return (0, 0);
     }
@@ -333,6 +351,10 @@ fn lower_device_functions(
     }
     (failed, problems)
 }
+
+/// Most rounds of device-function lowering (each may enable the next one
+/// level up a chain of calls that forward a struct).
+const MAX_ROUNDS: usize = 8;
 
 /// The `byval` parameters of `func` that are generic pointers (anything
 /// else is not the kernel-parameter byval of the PTX ABI and is left as it

@@ -7,9 +7,9 @@
 //   takes its address (mov of the .param symbol), which PTX defines as a
 //   .local copy that ptxas makes: ld.local/st.local through that address,
 //   no __local_depot;
-// - a Vec3 (12 bytes) is flattened; a write at a thread-dependent index
-//   needs it in memory, so the callee stores its three floats into a
-//   12-byte local slot and works on that.
+// - a Vec3 (12 bytes) written at a thread-dependent index is not flattened
+//   (a flattened one would need a local slot rebuilt from its leaves): it
+//   stays a byval .param aligned to 16, handled as llc alone handles it.
 // The kernels read their byval structs with ld.param and need no local
 // memory.
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
@@ -106,41 +106,29 @@ GLOBAL void scaler(Matrix4x4 mat, float *out) { out[0] = scale(mat, out[1]); }
 // CHECK: call.uni (retval0), _ZL11determinant9Matrix4x4, (param0);
 // CHECK: ret;
 
-// The kernel reads v with ld.param and passes three floats.
+// vpoke writes its Vec3 at a dynamic index, so it keeps the byval (a
+// flattened Vec3 would need a local slot rebuilt from the leaves): the
+// kernel's Vec3 goes from param space to the call's .param directly.
 // CHECK-LABEL: .entry _Z7vwriter4Vec3Pf(
 // CHECK-NOT: .local
-// CHECK-DAG: ld.param.b32 %r[[X:[0-9]+]], [_Z7vwriter4Vec3Pf_param_0];
-// CHECK-DAG: ld.param.b32 %r[[Y:[0-9]+]], [_Z7vwriter4Vec3Pf_param_0+4];
-// CHECK-DAG: ld.param.b32 %r[[Z:[0-9]+]], [_Z7vwriter4Vec3Pf_param_0+8];
-// CHECK-DAG: st.param.b32 [param0], %r[[X]];
-// CHECK-DAG: st.param.b32 [param1], %r[[Y]];
-// CHECK-DAG: st.param.b32 [param2], %r[[Z]];
-// CHECK: call.uni (retval0), _ZL5vpoke4Vec3i, (param0, param1, param2, param3);
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7vwriter4Vec3Pf_param_0+8];
+// CHECK-DAG: st.param.b32 [param0+8], %r{{[0-9]+}};
+// CHECK: call.uni (retval0), _ZL5vpoke4Vec3i, (param0, param1);
 // CHECK-NOT: .local
 // CHECK: ret;
 GLOBAL void vwriter(Vec3 v, float *out) { out[0] = vpoke(v, __nvvm_read_ptx_sreg_tid_x() % 3); }
 
-// vpoke: one 12-byte local slot, filled from the three parameters.
+// vpoke: the byval .param, aligned to 16; its address is written through
+// (ptxas gives it a local copy), as with llc alone.
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL5vpoke4Vec3i(
-// CHECK-NEXT: .param .b32 _ZL5vpoke4Vec3i_param_0,
-// CHECK-NEXT: .param .b32 _ZL5vpoke4Vec3i_param_1,
-// CHECK-NEXT: .param .b32 _ZL5vpoke4Vec3i_param_2,
-// CHECK-NEXT: .param .b32 _ZL5vpoke4Vec3i_param_3
+// CHECK-NEXT: .param .align 16 .b8 _ZL5vpoke4Vec3i_param_0[12],
+// CHECK-NEXT: .param .b32 _ZL5vpoke4Vec3i_param_1
 // CHECK-NEXT: )
-// CHECK: .local .align 4 .b8 __local_depot{{[0-9]+}}[12];
-// CHECK-NOT: .local .align
-// CHECK-DAG: ld.param.b32 %r[[VX:[0-9]+]], [_ZL5vpoke4Vec3i_param_0];
-// CHECK-DAG: ld.param.b32 %r[[VY:[0-9]+]], [_ZL5vpoke4Vec3i_param_1];
-// CHECK-DAG: ld.param.b32 %r[[VZ:[0-9]+]], [_ZL5vpoke4Vec3i_param_2];
-// CHECK-DAG: add.u64 %rd[[V:[0-9]+]], %SPL, 0;
-// CHECK-DAG: st.local.b32 [%rd[[V]]], %r[[VX]];
-// CHECK-DAG: st.local.b32 [%rd[[V]]+4], %r[[VY]];
-// CHECK-DAG: st.local.b32 [%rd[[V]]+8], %r[[VZ]];
+// CHECK-NOT: __local_depot
+// CHECK: mov.b64 %rd[[V:[0-9]+]], _ZL5vpoke4Vec3i_param_0;
 // CHECK: add.s64 %rd[[ELT:[0-9]+]], %rd[[V]], %rd{{[0-9]+}};
 // CHECK: st.local.b32 [%rd[[ELT]]], 0;
-// CHECK-DAG: ld.local.b32 %r{{[0-9]+}}, [%rd[[V]]];
-// CHECK-DAG: ld.local.b32 %r{{[0-9]+}}, [%rd[[V]]+4];
-// CHECK-DAG: ld.local.b32 %r{{[0-9]+}}, [%rd[[V]]+8];
 // CHECK: ret;
 
 // determinant only reads: ld.param, no local memory.

@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 
 use melior::{
-    dialect::llvm::{self, AllocaOptions, LoadStoreOptions},
+    dialect::llvm::{self, LoadStoreOptions},
     ir::{
         attribute::{
             ArrayAttribute, AttributeLike, DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute,
@@ -146,8 +146,12 @@ pub struct SymbolUses<'c, 'a> {
 pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, SymbolUses<'c, 'a>> {
     let mut found: HashMap<String, SymbolUses> = HashMap::new();
     let mut raw_calls: Vec<(String, mlir_sys::MlirOperation)> = Vec::new();
+    let mut defined: HashMap<String, usize> = HashMap::new();
     module.walk(WalkOrder::PreOrder, |op| {
         let is_call = op_name(op) == "llvm.call";
+        if op_name(op) == "llvm.func" {
+            *defined.entry(crate::abi::signature::function_name(op)).or_default() += 1;
+        }
         // SAFETY: reading the attributes of a live op.
         let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) };
         for i in 0..count {
@@ -174,6 +178,13 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
     for (name, raw) in raw_calls {
         // SAFETY: the walk collected live ops of `module`, which outlives them.
         found.entry(name).or_default().calls.push(unsafe { OperationRef::from_raw(raw) });
+    }
+    // A name defined in several (nested) modules: which calls reach which
+    // definition is a symbol-table question this map does not answer.
+    for (name, count) in defined {
+        if count > 1 {
+            found.entry(name).or_default().other = true;
+        }
     }
     found
 }
@@ -235,7 +246,31 @@ pub fn signature_is_fixed(
     if uses.calls.iter().any(|call| call_arguments(*call).len() != count || !call.has_attribute("callee")) {
         return Some("a call site does not match its signature");
     }
+    // A `musttail` call needs the caller's and the callee's signatures to
+    // agree, so neither side may change.
+    if uses.calls.iter().any(|call| is_musttail(*call)) || contains_musttail(func) {
+        return Some("a musttail call ties its signature to another");
+    }
     None
+}
+
+/// Whether `call` is a `musttail` call.
+fn is_musttail(call: OperationRef) -> bool {
+    call.attribute("TailCallKind").is_ok_and(|kind| kind.to_string().contains("musttail"))
+}
+
+/// Whether the body of `func` makes a `musttail` call.
+fn contains_musttail(func: OperationRef) -> bool {
+    let mut found = false;
+    func.walk(WalkOrder::PreOrder, |op| {
+        found |= op_name(op) == "llvm.call" && is_musttail(op);
+        if found {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    found
 }
 
 /// Whether an `llvm.func` is variadic.
@@ -293,10 +328,28 @@ fn type_at<'c>(ty: Type<'c>, path: &[i64]) -> Type<'c> {
 }
 
 /// The flattened leaves of `ty`, when seed 000 flattens it.
-fn flat_leaves<'c>(layout: &DataLayout, ty: Type<'c>, thresholds: &Thresholds) -> Option<Vec<FlatLeaf<'c>>> {
+///
+/// Leaves that are pointers into spaces other than generic and global are
+/// refused: their size comes from the module's data layout (32 bits with
+/// `-fcuda-short-ptr`), which ptxcc does not read, so their offsets are not
+/// certain. With `in_memory` (a `byval` pointer), the leaves must also
+/// cover every byte: a union's data can sit where its LLVM type has
+/// padding, and a leaf must hold whole bytes (no `i1`).
+fn flat_leaves<'c>(
+    layout: &DataLayout,
+    ty: Type<'c>,
+    thresholds: &Thresholds,
+    in_memory: bool,
+) -> Option<Vec<FlatLeaf<'c>>> {
     let abi = abi_type(ty).ok()?;
     let classification = classify_argument(layout, &abi, thresholds);
     if classification.class != ArgClass::Flatten || classification.leaves.is_empty() {
+        return None;
+    }
+    if classification.leaves.iter().any(|leaf| has_uncertain_pointer(&leaf.ty)) {
+        return None;
+    }
+    if in_memory && !covers_every_byte(layout, &classification.leaves, classification.size) {
         return None;
     }
     Some(
@@ -309,6 +362,38 @@ fn flat_leaves<'c>(layout: &DataLayout, ty: Type<'c>, thresholds: &Thresholds) -
             })
             .collect(),
     )
+}
+
+/// Parameter `index` of `func`'s body.
+fn parameter_value<'c, 'a>(func: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
+    let entry = func.region(0).ok()?.first_block()?;
+    let argument = entry.argument(index).ok()?;
+    // SAFETY: the argument lives as long as the function body.
+    Some(unsafe { Value::from_raw(argument.to_raw()) })
+}
+
+/// Whether a leaf type holds a pointer whose size depends on the module's
+/// data layout (any space but generic and global).
+fn has_uncertain_pointer(ty: &crate::abi::AbiType) -> bool {
+    match ty {
+        crate::abi::AbiType::Ptr(space) => !matches!(*space, address_space::GENERIC | address_space::GLOBAL),
+        crate::abi::AbiType::Vector(elem, _) | crate::abi::AbiType::Array(elem, _) => has_uncertain_pointer(elem),
+        crate::abi::AbiType::Struct(body) => body.fields.iter().any(has_uncertain_pointer),
+        _ => false,
+    }
+}
+
+/// Whether `leaves`, in order, tile `0..size` with whole bytes.
+fn covers_every_byte(layout: &DataLayout, leaves: &[crate::abi::classify::Leaf], size: u64) -> bool {
+    let mut next = 0;
+    for leaf in leaves {
+        let bytes = layout.store_size(&leaf.ty);
+        if leaf.offset != next || layout.size_in_bits(&leaf.ty) != bytes * 8 {
+            return false;
+        }
+        next += bytes;
+    }
+    next == size
 }
 
 /// The plan for parameter `index` of `func`. `lower_byval` is
@@ -329,7 +414,13 @@ pub fn plan_parameter<'c>(
         let Ok(abi) = abi_type(aggregate) else { return ParamPlan::Keep };
         let declared = parameter_integer(func, index, "llvm.align").and_then(|a| u64::try_from(a).ok());
         let abi_align = layout.abi_align(&abi);
-        return match flat_leaves(layout, aggregate, thresholds) {
+        // Flattened only when the callee just reads leaves: anything else
+        // would need the struct in memory again, which llc's own handling
+        // of a byval parameter already does as well as a rebuilt slot.
+        let leaves = flat_leaves(layout, aggregate, thresholds, true).filter(|leaves| {
+            parameter_value(func, index).is_some_and(|old| leaf_reads(old, leaves).is_some())
+        });
+        return match leaves {
             Some(leaves) => ParamPlan::Flatten {
                 form: AggregateForm::Byval,
                 ty: aggregate,
@@ -350,7 +441,7 @@ pub fn plan_parameter<'c>(
     if !is_aggregate(ty) {
         return ParamPlan::Keep;
     }
-    match flat_leaves(layout, ty, thresholds) {
+    match flat_leaves(layout, ty, thresholds, false) {
         Some(leaves) => ParamPlan::Flatten { form: AggregateForm::Value, ty, align: 1, leaves },
         None => ParamPlan::Keep,
     }
@@ -380,7 +471,10 @@ pub fn plan_function<'c, 'a>(
         .collect();
     let sret = result_type(func).filter(|ty| is_aggregate(*ty)).and_then(|ty| {
         let abi = abi_type(ty).ok()?;
-        if classify_result(layout, &abi, thresholds).class != ArgClass::Indirect || calls.is_empty() {
+        if classify_result(layout, &abi, thresholds).class != ArgClass::Indirect
+            || calls.is_empty()
+            || has_uncertain_pointer(&abi)
+        {
             return None;
         }
         let leaves = crate::abi::classify::leaves(layout, &abi);
@@ -790,7 +884,7 @@ fn rewrite_callee(plan: &DevicePlan) {
                     i64_attribute(context, *align as i64),
                 ));
             }
-            ParamPlan::Flatten { form, ty, align, leaves } => {
+            ParamPlan::Flatten { form, ty, leaves, .. } => {
                 let old = entry.argument(index).expect("a parameter");
                 // SAFETY: the argument lives as long as the body.
                 let old: Value = unsafe { Value::from_raw(old.to_raw()) };
@@ -810,9 +904,7 @@ fn rewrite_callee(plan: &DevicePlan) {
                 }
                 match form {
                     AggregateForm::Value => rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values),
-                    AggregateForm::Byval => {
-                        rebuild_memory(context, &mut anchor, old, *ty, *align, leaves, &leaf_values)
-                    }
+                    AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values),
                 }
                 // SAFETY: every use of the old parameter is gone.
                 unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };
@@ -836,6 +928,13 @@ fn rewrite_callee(plan: &DevicePlan) {
             ],
         ));
         result = llvm::r#type::void(context);
+        // A caller may pass its slot as another argument too (`*o = f(o)`):
+        // the callee's store at its return then writes memory such a
+        // parameter reads, which `noalias` would forbid.
+        per_param = per_param
+            .into_iter()
+            .map(|dictionaries| dictionaries.into_iter().map(|d| without_entry(context, d, "llvm.noalias")).collect())
+            .collect();
         // SAFETY: removing attributes that described the old result and the
         // old (read-only) memory behaviour.
         unsafe {
@@ -870,6 +969,13 @@ fn rewrite_callee(plan: &DevicePlan) {
             array.to_raw(),
         );
     }
+}
+
+/// `dictionary_attribute` without the entry `name`.
+fn without_entry<'c>(context: &'c Context, dictionary_attribute: Attribute<'c>, name: &str) -> Attribute<'c> {
+    let entries: Vec<(Identifier, Attribute)> =
+        crate::kernel::dictionary_entries(dictionary_attribute).into_iter().filter(|(key, _)| key.as_string_ref().as_str() != Ok(name)).collect();
+    dictionary(context, &entries)
 }
 
 /// `dictionary` with `name = value` set.
@@ -971,116 +1077,67 @@ fn rebuild_value<'c, 'a>(
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), aggregate.to_raw()) };
 }
 
-/// The callee side of a flattened `byval` pointer: loads of exactly one
-/// leaf (through constant GEPs) read the leaf parameter; when anything else
-/// uses the pointer, the struct is rebuilt in a local slot that every use
-/// then works on (llc's SROA removes it where the uses allow).
-fn rebuild_memory<'c, 'a>(
-    context: &'c Context,
-    anchor: &mut EntryAnchor<'c, 'a>,
-    old: Value<'c, 'a>,
-    ty: Type<'c>,
-    align: u64,
-    leaves: &[FlatLeaf<'c>],
-    values: &[Value<'c, 'a>],
-) {
+/// How a callee reads a `byval` pointer it would receive flattened: each
+/// load of exactly one leaf (through constant GEPs) with the leaf it reads,
+/// the debug intrinsics that name the pointer, and the GEPs.
+pub struct LeafReads<'c, 'a> {
+    reads: Vec<(OperationRef<'c, 'a>, usize)>,
+    debug: Vec<OperationRef<'c, 'a>>,
+    geps: Vec<OperationRef<'c, 'a>>,
+}
+
+/// The leaf reads of `pointer`, or `None` when anything else uses it (a
+/// write, an escape, a dynamic index, a load that is not one leaf).
+pub fn leaf_reads<'c, 'a>(pointer: Value<'c, 'a>, leaves: &[FlatLeaf<'c>]) -> Option<LeafReads<'c, 'a>> {
     let layout = DataLayout::default();
-    let mut nodes: Vec<(Value, i64)> = vec![(old, 0)];
-    let mut reads: Vec<(OperationRef, usize)> = Vec::new();
-    let mut debug: Vec<OperationRef> = Vec::new();
-    let mut geps: Vec<OperationRef> = Vec::new();
-    let mut direct = true;
+    let mut nodes: Vec<(Value, i64)> = vec![(pointer, 0)];
+    let mut found = LeafReads { reads: Vec::new(), debug: Vec::new(), geps: Vec::new() };
     let mut next = 0;
-    while next < nodes.len() && direct {
+    while next < nodes.len() {
         let (value, offset) = nodes[next];
         next += 1;
         for used in uses(value) {
             let op = used.owner;
             match op_name(op) {
-                "llvm.getelementptr" if used.index == 0 => match gep_offset(&layout, op) {
-                    Some(more) if first_result(op).is_some_and(|r| pointer_address_space(r.r#type()).is_some()) => {
-                        nodes.push((first_result(op).expect("checked"), offset + more));
-                        geps.push(op);
-                    }
-                    _ => direct = false,
-                },
+                "llvm.getelementptr" if used.index == 0 => {
+                    let result = first_result(op).filter(|r| pointer_address_space(r.r#type()).is_some())?;
+                    nodes.push((result, offset.checked_add(gep_offset(&layout, op)?)?));
+                    found.geps.push(op);
+                }
                 "llvm.load" if !op.has_attribute("volatile_") && !is_atomic(op) => {
                     let loaded = first_result(op).map(|r| r.r#type());
-                    match leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded) {
-                        Some(position) => reads.push((op, position)),
-                        None => direct = false,
-                    }
+                    let leaf = leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded)?;
+                    found.reads.push((op, leaf));
                 }
-                name if is_debug_info(name) => debug.push(op),
-                _ => direct = false,
+                name if is_debug_info(name) => found.debug.push(op),
+                _ => return None,
             }
         }
     }
-    if direct {
-        for (load, position) in reads {
-            let result = first_result(load).expect("one result");
-            // SAFETY: same type; the load is erased once unused.
-            unsafe {
-                mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), values[position].to_raw());
-                mlir_sys::mlirOperationDestroy(load.to_raw());
-            }
+    Some(found)
+}
+
+/// The callee side of a flattened `byval` pointer: each load reads its leaf
+/// parameter; the loads, the GEPs and the debug intrinsics go.
+fn replace_leaf_reads<'c, 'a>(old: Value<'c, 'a>, leaves: &[FlatLeaf<'c>], values: &[Value<'c, 'a>]) {
+    let found = leaf_reads(old, leaves).expect("the plan checked the uses");
+    for (load, position) in found.reads {
+        let result = first_result(load).expect("one result");
+        // SAFETY: same type; the load is erased once unused.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), values[position].to_raw());
+            mlir_sys::mlirOperationDestroy(load.to_raw());
         }
-        for op in debug {
-            // SAFETY: debug intrinsics have no results.
-            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
-        }
-        for gep in geps.into_iter().rev() {
-            // SAFETY: every use of the GEP (loads, debug info, inner GEPs)
-            // is gone; innermost first.
-            unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
-        }
-        return;
     }
-    let location = old.location();
-    let i32_type: Type = IntegerType::new(context, 32).into();
-    let one = anchor.push(
-        OperationBuilder::new("llvm.mlir.constant", location)
-            .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(i32_type, 1).into())])
-            .add_results(&[i32_type])
-            .build()
-            .expect("valid constant"),
-    );
-    let abi_align = abi_type(ty).map(|t| layout.abi_align(&t)).unwrap_or(1);
-    let slot_align = align.max(abi_align);
-    let slot = anchor.push(llvm::alloca(
-        context,
-        one,
-        ptxcc_dialect::types::pointer_type(context, address_space::GENERIC),
-        location,
-        AllocaOptions::new()
-            .align(Some(IntegerAttribute::new(IntegerType::new(context, 64).into(), slot_align as i64)))
-            .elem_type(Some(TypeAttribute::new(ty))),
-    ));
-    for (leaf, value) in leaves.iter().zip(values) {
-        let address = if leaf.offset == 0 {
-            slot
-        } else {
-            anchor.push(llvm::get_element_ptr(
-                context,
-                slot,
-                DenseI32ArrayAttribute::new(context, &[leaf.offset as i32]),
-                IntegerType::new(context, 8).into(),
-                slot.r#type(),
-                location,
-            ))
-        };
-        let alignment = common_alignment(slot_align, leaf.offset as i64);
-        anchor.push(llvm::store(
-            context,
-            *value,
-            address,
-            location,
-            LoadStoreOptions::new()
-                .align(Some(IntegerAttribute::new(IntegerType::new(context, 64).into(), alignment as i64))),
-        ));
+    for op in found.debug {
+        // SAFETY: debug intrinsics have no results.
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
     }
-    // SAFETY: both are generic pointers.
-    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), slot.to_raw()) };
+    for gep in found.geps.into_iter().rev() {
+        // SAFETY: every use of the GEP (loads, debug info, inner GEPs) is
+        // gone; innermost first.
+        unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+    }
 }
 
 /// `llvm.return %v` becomes `llvm.store %v, %slot` + `llvm.return`.

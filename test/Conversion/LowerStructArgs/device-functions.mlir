@@ -260,22 +260,20 @@ llvm.func @users(%v: !llvm.struct<(f32, f32)>) -> !llvm.ptr {
 
 // -----
 
-// A flattened byval the callee writes: rebuilt in a local slot.
+// A byval the callee writes stays byval (llc copies it, and its SROA
+// removes the copy where the accesses allow), only aligned to 16; so does a
+// union whose data lives where its LLVM type has padding: flattening passes
+// leaves only, so it needs leaves that cover every byte.
 // CHECK-LABEL: llvm.func internal @scale(
-// CHECK-SAME: %[[X:[^:]*]]: f32, %[[N:[^:]*]]: i32, %[[K:[^:]*]]: f32) -> f32
-// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(f32, i32)> {alignment = 4 : i64}
-// CHECK-NEXT: llvm.store %[[X]], %[[SLOT]] {alignment = 4 : i64} : f32, !llvm.ptr
-// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][4] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: llvm.store %[[N]], %[[P]] {alignment = 4 : i64} : i32, !llvm.ptr
-// CHECK-NEXT: %[[L:.*]] = llvm.load %[[SLOT]]
+// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {llvm.align = 16 : i64, llvm.byval = !llvm.struct<(f32, i32)>}, %[[K:[^:]*]]: f32) -> f32
+// CHECK-NEXT: %[[L:.*]] = llvm.load %[[S]]
 // CHECK-NEXT: %[[M:.*]] = llvm.fmul %[[L]], %[[K]]
-// CHECK-NEXT: llvm.store %[[M]], %[[SLOT]]
+// CHECK-NEXT: llvm.store %[[M]], %[[S]]
 // CHECK-LABEL: llvm.func @call_scale(
 // CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr, %[[K:[^:]*]]: f32)
-// CHECK-NEXT: %[[A:.*]] = llvm.load %[[S]] {alignment = 4 : i64} : !llvm.ptr -> f32
-// CHECK-NEXT: %[[PB:.*]] = llvm.getelementptr %[[S]][4]
-// CHECK-NEXT: %[[B:.*]] = llvm.load %[[PB]] {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK-NEXT: llvm.call @scale(%[[A]], %[[B]], %[[K]]) : (f32, i32, f32) -> f32
+// CHECK-NEXT: llvm.call @scale(%[[S]], %[[K]])
+// CHECK-LABEL: llvm.func internal @union_byte(
+// CHECK-SAME: %{{.*}}: !llvm.ptr {llvm.align = 16 : i64, llvm.byval = !llvm.struct<"union.U", (struct<(i8, i32)>)>}) -> i8
 llvm.func internal @scale(%v: !llvm.ptr {llvm.byval = !llvm.struct<(f32, i32)>, llvm.align = 4 : i64}, %k: f32) -> f32 {
   %x = llvm.load %v {alignment = 4 : i64} : !llvm.ptr -> f32
   %y = llvm.fmul %x, %k : f32
@@ -286,6 +284,15 @@ llvm.func internal @scale(%v: !llvm.ptr {llvm.byval = !llvm.struct<(f32, i32)>, 
 llvm.func @call_scale(%p: !llvm.ptr, %k: f32) -> f32 {
   %r = llvm.call @scale(%p, %k) : (!llvm.ptr {llvm.byval = !llvm.struct<(f32, i32)>, llvm.align = 4 : i64}, f32) -> f32
   llvm.return %r : f32
+}
+llvm.func internal @union_byte(%u: !llvm.ptr {llvm.byval = !llvm.struct<"union.U", (struct<(i8, i32)>)>, llvm.align = 4 : i64}) -> i8 {
+  %p = llvm.getelementptr %u[1] : (!llvm.ptr) -> !llvm.ptr, i8
+  %b = llvm.load %p : !llvm.ptr -> i8
+  llvm.return %b : i8
+}
+llvm.func @call_union_byte(%p: !llvm.ptr) -> i8 {
+  %r = llvm.call @union_byte(%p) : (!llvm.ptr {llvm.byval = !llvm.struct<"union.U", (struct<(i8, i32)>)>, llvm.align = 4 : i64}) -> i8
+  llvm.return %r : i8
 }
 
 // -----
