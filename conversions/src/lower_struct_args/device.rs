@@ -417,9 +417,8 @@ pub fn plan_parameter<'c>(
         // Flattened only when the callee just reads leaves: anything else
         // would need the struct in memory again, which llc's own handling
         // of a byval parameter already does as well as a rebuilt slot.
-        let leaves = flat_leaves(layout, aggregate, thresholds, true).filter(|leaves| {
-            parameter_value(func, index).is_some_and(|old| leaf_reads(old, leaves).is_some())
-        });
+        let leaves = flat_leaves(layout, aggregate, thresholds, true)
+            .filter(|leaves| parameter_value(func, index).is_some_and(|old| leaf_reads(old, leaves).is_some()));
         return match leaves {
             Some(leaves) => ParamPlan::Flatten {
                 form: AggregateForm::Byval,
@@ -973,8 +972,10 @@ fn rewrite_callee(plan: &DevicePlan) {
 
 /// `dictionary_attribute` without the entry `name`.
 fn without_entry<'c>(context: &'c Context, dictionary_attribute: Attribute<'c>, name: &str) -> Attribute<'c> {
-    let entries: Vec<(Identifier, Attribute)> =
-        crate::kernel::dictionary_entries(dictionary_attribute).into_iter().filter(|(key, _)| key.as_string_ref().as_str() != Ok(name)).collect();
+    let entries: Vec<(Identifier, Attribute)> = crate::kernel::dictionary_entries(dictionary_attribute)
+        .into_iter()
+        .filter(|(key, _)| key.as_string_ref().as_str() != Ok(name))
+        .collect();
     dictionary(context, &entries)
 }
 
@@ -1106,7 +1107,8 @@ pub fn leaf_reads<'c, 'a>(pointer: Value<'c, 'a>, leaves: &[FlatLeaf<'c>]) -> Op
                 }
                 "llvm.load" if !op.has_attribute("volatile_") && !is_atomic(op) => {
                     let loaded = first_result(op).map(|r| r.r#type());
-                    let leaf = leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded)?;
+                    let leaf =
+                        leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded)?;
                     found.reads.push((op, leaf));
                 }
                 name if is_debug_info(name) => found.debug.push(op),

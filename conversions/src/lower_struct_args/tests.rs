@@ -171,6 +171,10 @@ fn device_plan(parameter: &str) -> String {
 #[case::vec3_value("!llvm.struct<(f32, f32, f32)>", "flatten Value f32@0 f32@4 f32@8")]
 #[case::vec3_byval("!llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>}", "flatten Byval f32@0 f32@4 f32@8")]
 #[case::padding("!llvm.struct<(i8, f64)>", "flatten Value i8@0 f64@8")]
+#[case::padding_in_memory("!llvm.ptr {llvm.byval = !llvm.struct<(i8, f64)>}", "byval 16")]
+#[case::i1_in_memory("!llvm.ptr {llvm.byval = !llvm.struct<(i1, i8)>}", "byval 16")]
+#[case::shared_pointer("!llvm.struct<(ptr<3>, i32)>", "keep")]
+#[case::global_pointer("!llvm.struct<(ptr<1>, i32)>", "flatten Value !llvm.ptr<1>@0 i32@8")]
 #[case::nested_array(
     "!llvm.struct<(i16, array<2 x struct<(i8, f32)>>)>",
     "flatten Value i16@0 i8@4 f32@8 i8@12 f32@16"

@@ -8,7 +8,7 @@
 // RUN: %ptxcc-opt %s --split-input-file '--lower-struct-args=flatten-threshold=64 vector-threshold=8' \
 // RUN:   | FileCheck %s --check-prefix=RAISED
 // The whole pipeline gives valid PTX:
-// RUN: %ptxcc-opt %s --split-input-file --ptxcc-pipeline | %to-llvmir | %llc-sm90 > /dev/null
+// RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | %llc-sm90 > /dev/null
 
 // Seed 000's add: scalars cross as they are.
 // CHECK-LABEL: llvm.func internal @add(%{{.*}}: i32, %{{.*}}: i32) -> i32
@@ -341,4 +341,39 @@ llvm.func @call_unflattened(%a: !llvm.struct<(vector<8xf32>)>, %b: !llvm.array<9
   %y = llvm.call @big(%b) : (!llvm.array<9 x f32>) -> f32
   %s = llvm.fadd %x, %y : f32
   llvm.return %s : f32
+}
+
+// -----
+
+// A musttail call ties the caller's and the callee's signatures: neither
+// changes.
+// CHECK-LABEL: llvm.func internal @tail_callee(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32
+// CHECK-LABEL: llvm.func internal @tail_caller(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32
+// CHECK: llvm.call musttail @tail_callee(
+llvm.func internal @tail_callee(%v: !llvm.struct<(f32, f32)>) -> f32 {
+  %x = llvm.extractvalue %v[0] : !llvm.struct<(f32, f32)>
+  llvm.return %x : f32
+}
+llvm.func internal @tail_caller(%v: !llvm.struct<(f32, f32)>) -> f32 {
+  %r = llvm.call musttail @tail_callee(%v) : (!llvm.struct<(f32, f32)>) -> f32
+  llvm.return %r : f32
+}
+llvm.func @tail_user(%v: !llvm.struct<(f32, f32)>) -> f32 {
+  %r = llvm.call @tail_caller(%v) : (!llvm.struct<(f32, f32)>) -> f32
+  llvm.return %r : f32
+}
+
+// -----
+
+// A pointer into shared memory is 32 bits with -fcuda-short-ptr: its
+// struct's offsets depend on a data layout ptxcc does not read, so it is
+// not flattened.
+// CHECK-LABEL: llvm.func internal @shared_pair(%{{.*}}: !llvm.struct<(ptr<3>, i32)>) -> i32
+llvm.func internal @shared_pair(%v: !llvm.struct<(ptr<3>, i32)>) -> i32 {
+  %x = llvm.extractvalue %v[1] : !llvm.struct<(ptr<3>, i32)>
+  llvm.return %x : i32
+}
+llvm.func @call_shared_pair(%v: !llvm.struct<(ptr<3>, i32)>) -> i32 {
+  %r = llvm.call @shared_pair(%v) : (!llvm.struct<(ptr<3>, i32)>) -> i32
+  llvm.return %r : i32
 }
