@@ -343,7 +343,11 @@ fn flat_leaves<'c>(
 ) -> Option<Vec<FlatLeaf<'c>>> {
     let abi = abi_type(ty).ok()?;
     let classification = classify_argument(layout, &abi, thresholds);
-    if classification.class != ArgClass::Flatten || classification.leaves.is_empty() {
+    // (Offsets become i32 GEP indices.)
+    if classification.class != ArgClass::Flatten
+        || classification.leaves.is_empty()
+        || classification.size > i32::MAX as u64
+    {
         return None;
     }
     if classification.leaves.iter().any(|leaf| has_uncertain_pointer(&leaf.ty)) {
@@ -540,7 +544,7 @@ pub fn elided_slot<'c, 'a>(
     let (base, first_offset, _, first_leaf) = *stores.first()?;
     // Every store lands at the same distance from its leaf's offset: the
     // result goes to `base + delta`.
-    let delta = first_offset.checked_sub(first_leaf as i64).filter(|d| *d >= 0)?;
+    let delta = first_offset.checked_sub(first_leaf as i64).filter(|d| (0..=i64::from(i32::MAX)).contains(d))?;
     let whole = stores.len() == 1 && first_leaf == 0 && replaced.len() == 1;
     let every_leaf = stores.len() == leaves.len() && {
         let mut offsets: Vec<u64> = stores.iter().map(|s| s.3).collect();
@@ -986,20 +990,10 @@ fn with_entry<'c>(
     name: &str,
     value: Attribute<'c>,
 ) -> Attribute<'c> {
-    let mut entries: Vec<(Identifier, Attribute)> = Vec::new();
-    // SAFETY: reading entries of a live dictionary.
-    unsafe {
-        let raw = dictionary_attribute.to_raw();
-        if mlir_sys::mlirAttributeIsADictionary(raw) {
-            for i in 0..mlir_sys::mlirDictionaryAttrGetNumElements(raw) {
-                let named = mlir_sys::mlirDictionaryAttrGetElement(raw, i);
-                let key = Identifier::from_raw(named.name);
-                if key.as_string_ref().as_str() != Ok(name) {
-                    entries.push((key, Attribute::from_raw(named.attribute)));
-                }
-            }
-        }
-    }
+    let mut entries: Vec<(Identifier, Attribute)> = crate::kernel::dictionary_entries(dictionary_attribute)
+        .into_iter()
+        .filter(|(key, _)| key.as_string_ref().as_str() != Ok(name))
+        .collect();
     entries.push((Identifier::new(context, name), value));
     dictionary(context, &entries)
 }
@@ -1022,12 +1016,9 @@ impl<'c, 'a> EntryAnchor<'c, 'a> {
             None => self.entry.insert_operation(0, op),
         };
         self.last = Some(inserted);
-        let result = first_result(inserted);
-        // SAFETY: a placeholder for ops without results is never read.
-        result.map_or_else(
-            || unsafe { Value::from_raw(mlir_sys::MlirValue { ptr: std::ptr::null_mut() }) },
-            |r| unsafe { Value::from_raw(r.to_raw()) },
-        )
+        let result = first_result(inserted).expect("ops placed at the entry have a result");
+        // SAFETY: the value lives in the IR as long as its block.
+        unsafe { Value::from_raw(result.to_raw()) }
     }
 }
 
