@@ -71,6 +71,21 @@ pub fn i32_array_attribute(op: OperationRef, name: &str) -> Option<Vec<i32>> {
     (0..attribute.len()).map(|i| attribute.element(i).ok()).collect()
 }
 
+/// The elements of a dense `i64` array attribute `name` of `op`
+/// (`position` of `extractvalue`/`insertvalue`).
+pub fn i64_array_attribute(op: OperationRef, name: &str) -> Option<Vec<i64>> {
+    let attribute = op.attribute(name).ok()?;
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsADenseI64Array(raw).then(|| {
+            (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
+                .map(|i| mlir_sys::mlirDenseI64ArrayGetElement(raw, i))
+                .collect()
+        })
+    }
+}
+
 /// The integer `value` is known to hold: the result of an integer
 /// `llvm.mlir.constant` or `arith.constant`.
 pub fn constant_int(value: Value) -> Option<i64> {

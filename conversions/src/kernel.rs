@@ -94,14 +94,19 @@ pub fn parameter_index(func: OperationRef, value: Value) -> Option<usize> {
 /// The attribute `name` of parameter `index` of `op` (an `llvm.func`, or an
 /// `llvm.call` with call-site `arg_attrs`), if it has one.
 pub fn parameter_attribute<'c>(op: OperationRef<'c, '_>, index: usize, name: &str) -> Option<Attribute<'c>> {
-    let all = ArrayAttribute::try_from(op.attribute("arg_attrs").ok()?).ok()?;
-    let dictionary = all.element(index).ok()?;
+    let dictionary = parameter_attributes(op, index)?;
     // SAFETY: reading a named entry of a live attribute; the verifier of
     // functions and calls guarantees `arg_attrs` holds dictionaries.
     let raw = unsafe {
         mlir_sys::mlirDictionaryAttrGetElementByName(dictionary.to_raw(), melior::StringRef::new(name).to_raw())
     };
     (!raw.ptr.is_null()).then(|| unsafe { Attribute::from_raw(raw) })
+}
+
+/// The attribute dictionary of parameter `index` of `op` (an `llvm.func`,
+/// or an `llvm.call` with call-site `arg_attrs`), if it has one.
+pub fn parameter_attributes<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Attribute<'c>> {
+    ArrayAttribute::try_from(op.attribute("arg_attrs").ok()?).ok()?.element(index).ok()
 }
 
 /// Whether parameter `index` of `op` has the attribute `name`

@@ -196,10 +196,12 @@ pub fn lower_struct_args(
         );
     }
     let layout = DataLayout::default();
-    let (mut failed, mut problems) = lower_device_functions(module, options, &layout);
+    lower_device_functions(module, options, &layout);
     // After the device functions: the kernels' calls now pass what the
-    // callees' new signatures ask for, and callee bodies are final.
+    // callees' new signatures ask for, and callee bodies are final. One
+    // analysis (and its cache) serves the device check and the kernels.
     let mut readonly = ReadOnlyAnalysis::new(module);
+    let (mut failed, mut problems) = check_device_byval(module, options, &layout, &mut readonly);
     let mut summary = Vec::new();
     for func in module_functions(module) {
         let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
@@ -278,14 +280,8 @@ impl LowerStructArgsOptions {
 
 /// Flattens the parameters and `sret`-converts the results of the device
 /// functions whose calls are all visible, with their call sites
-/// ([`device`]), then checks the `byval` parameters that remain in device
-/// functions: one that needs a local copy above `max-byval-size` is an
-/// error. Returns (functions with problems, problems).
-fn lower_device_functions(
-    module: OperationRef,
-    options: &LowerStructArgsOptions,
-    layout: &DataLayout,
-) -> (usize, usize) {
+/// ([`device`]).
+fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions, layout: &DataLayout) {
     let thresholds = options.thresholds();
     let mut remarked = false;
     // Rounds until nothing changes: rewriting one function's call sites can
@@ -323,10 +319,20 @@ fn lower_device_functions(
         }
         device::rewrite_functions(&plans);
     }
+}
+
+/// Checks the `byval` parameters that remain in device functions: one that
+/// needs a local copy above `max-byval-size` is an error. Returns
+/// (functions with problems, problems).
+fn check_device_byval<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+    options: &LowerStructArgsOptions,
+    layout: &DataLayout,
+    readonly: &mut ReadOnlyAnalysis<'c, 'a>,
+) -> (usize, usize) {
     if !options.opt_byval {
         return (0, 0);
     }
-    let mut readonly = ReadOnlyAnalysis::new(module);
     let (mut failed, mut problems) = (0, 0);
     for func in module_functions(module) {
         let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
@@ -337,7 +343,7 @@ fn lower_device_functions(
         let context = PlanContext { layout, has_cvta_param: false, max_copy: options.max_byval_size, kernel: false };
         let mut found = 0;
         for parameter in byval_parameters(func, signature.as_ref().ok(), layout) {
-            if let Err(errors) = plan_argument(func, parameter, context, &mut readonly) {
+            if let Err(errors) = plan_argument(func, parameter, context, readonly) {
                 for problem in errors.iter().filter(|p| p.huge) {
                     emit_error(problem.location, &problem.message);
                     found += 1;

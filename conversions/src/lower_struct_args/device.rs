@@ -51,7 +51,7 @@ use crate::{
         DataLayout,
     },
     context::context_of,
-    ir::{first_result, flat_symbol_name, has_no_uses, i32_array_attribute, op_name, uses},
+    ir::{first_result, flat_symbol_name, has_no_uses, i32_array_attribute, i64_array_attribute, op_name, uses},
     kernel::{dictionary, function_type, is_kernel, linkage, parameter_attribute, parameter_integer, LLVM_BYVAL},
 };
 
@@ -140,6 +140,9 @@ pub struct SymbolUses<'c, 'a> {
     /// Whether anything else names it (`llvm.mlir.addressof`, a ctor list,
     /// an `llvm.invoke`, ...).
     pub other: bool,
+    /// Whether it makes or receives a `musttail` call (which needs the two
+    /// signatures to agree).
+    pub musttail: bool,
 }
 
 /// Every use of every symbol in `module`, by name.
@@ -147,10 +150,21 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
     let mut found: HashMap<String, SymbolUses> = HashMap::new();
     let mut raw_calls: Vec<(String, mlir_sys::MlirOperation)> = Vec::new();
     let mut defined: HashMap<String, usize> = HashMap::new();
+    let mut musttail_callers: Vec<String> = Vec::new();
+    // SAFETY: the context outlives the module.
+    let context: &Context = unsafe { module.context().to_ref() };
+    // Attributes are uniqued: one comparison finds `musttail`.
+    let musttail = Attribute::parse(context, "#llvm.tailcallkind<musttail>");
+    let mut current_function = String::new();
     module.walk(WalkOrder::PreOrder, |op| {
         let is_call = op_name(op) == "llvm.call";
         if op_name(op) == "llvm.func" {
-            *defined.entry(crate::abi::signature::function_name(op)).or_default() += 1;
+            current_function = crate::abi::signature::function_name(op);
+            *defined.entry(current_function.clone()).or_default() += 1;
+        }
+        let is_musttail = is_call && musttail.is_some() && op.attribute("TailCallKind").ok() == musttail;
+        if is_musttail {
+            musttail_callers.push(current_function.clone());
         }
         // SAFETY: reading the attributes of a live op.
         let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) };
@@ -167,6 +181,9 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
             let callee = is_call && key.as_string_ref().as_str() == Ok("callee");
             for name in symbols_in(attribute) {
                 if callee {
+                    if is_musttail {
+                        found.entry(name.clone()).or_default().musttail = true;
+                    }
                     raw_calls.push((name, op.to_raw()));
                 } else {
                     found.entry(name).or_default().other = true;
@@ -178,6 +195,9 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
     for (name, raw) in raw_calls {
         // SAFETY: the walk collected live ops of `module`, which outlives them.
         found.entry(name).or_default().calls.push(unsafe { OperationRef::from_raw(raw) });
+    }
+    for name in musttail_callers {
+        found.entry(name).or_default().musttail = true;
     }
     // A name defined in several (nested) modules: which calls reach which
     // definition is a symbol-table question this map does not answer.
@@ -248,29 +268,10 @@ pub fn signature_is_fixed(
     }
     // A `musttail` call needs the caller's and the callee's signatures to
     // agree, so neither side may change.
-    if uses.calls.iter().any(|call| is_musttail(*call)) || contains_musttail(func) {
+    if uses.musttail {
         return Some("a musttail call ties its signature to another");
     }
     None
-}
-
-/// Whether `call` is a `musttail` call.
-fn is_musttail(call: OperationRef) -> bool {
-    call.attribute("TailCallKind").is_ok_and(|kind| kind.to_string().contains("musttail"))
-}
-
-/// Whether the body of `func` makes a `musttail` call.
-fn contains_musttail(func: OperationRef) -> bool {
-    let mut found = false;
-    func.walk(WalkOrder::PreOrder, |op| {
-        found |= op_name(op) == "llvm.call" && is_musttail(op);
-        if found {
-            WalkResult::Interrupt
-        } else {
-            WalkResult::Advance
-        }
-    });
-    found
 }
 
 /// Whether an `llvm.func` is variadic.
@@ -306,8 +307,7 @@ pub fn call_arguments<'c, 'a>(call: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> 
 
 /// Whether a type is an LLVM struct or array.
 fn is_aggregate(ty: Type) -> bool {
-    // SAFETY: kind queries on a live type.
-    unsafe { mlir_sys::mlirTypeIsALLVMStructType(ty.to_raw()) || ty.to_string().starts_with("!llvm.array<") }
+    abi_type(ty).is_ok_and(|t| t.is_aggregate())
 }
 
 /// The type reached by `path` inside the aggregate `ty`.
@@ -422,7 +422,7 @@ pub fn plan_parameter<'c>(
         // would need the struct in memory again, which llc's own handling
         // of a byval parameter already does as well as a rebuilt slot.
         let leaves = flat_leaves(layout, aggregate, thresholds, true)
-            .filter(|leaves| parameter_value(func, index).is_some_and(|old| leaf_reads(old, leaves).is_some()));
+            .filter(|leaves| parameter_value(func, index).is_some_and(|old| leaf_reads(layout, old, leaves).is_some()));
         return match leaves {
             Some(leaves) => ParamPlan::Flatten {
                 form: AggregateForm::Byval,
@@ -518,91 +518,89 @@ pub fn elided_slot<'c, 'a>(
 ) -> Option<ElidedSlot<'c, 'a>> {
     let result = first_result(call)?;
     let mut replaced = Vec::new();
-    // (base, offset, alignment) of each store, with the offset of what it stores.
-    let mut stores: Vec<(Value, i64, u64, u64)> = Vec::new();
+    let mut stores: Vec<SlotStore> = Vec::new();
     for used in uses(result) {
         match op_name(used.owner) {
             "llvm.store" if used.index == 0 => {
-                stores.push(store_target(used.owner, layout)?.with_offset(0));
+                stores.push(slot_store(used.owner, layout, 0)?);
                 replaced.push(used.owner);
             }
             "llvm.extractvalue" => {
-                let path = dense_i64_array(used.owner, "position")?;
+                let path = i64_array_attribute(used.owner, "position")?;
                 let leaf = leaves.iter().find(|leaf| leaf.path.iter().map(|&i| i as i64).eq(path.iter().copied()))?;
                 let extracted = first_result(used.owner)?;
                 let [store] = uses(extracted)[..] else { return None };
                 if op_name(store.owner) != "llvm.store" || store.index != 0 {
                     return None;
                 }
-                stores.push(store_target(store.owner, layout)?.with_offset(leaf.offset));
+                stores.push(slot_store(store.owner, layout, leaf.offset)?);
                 replaced.push(store.owner);
                 replaced.push(used.owner);
             }
             _ => return None,
         }
     }
-    let (base, first_offset, _, first_leaf) = *stores.first()?;
+    let first = stores.first()?;
+    let base = first.base;
     // Every store lands at the same distance from its leaf's offset: the
     // result goes to `base + delta`.
-    let delta = first_offset.checked_sub(first_leaf as i64).filter(|d| (0..=i64::from(i32::MAX)).contains(d))?;
-    let whole = stores.len() == 1 && first_leaf == 0 && replaced.len() == 1;
+    let delta = first.delta().filter(|d| (0..=i64::from(i32::MAX)).contains(d))?;
+    let whole = stores.len() == 1 && first.leaf == 0 && replaced.len() == 1;
     let every_leaf = stores.len() == leaves.len() && {
-        let mut offsets: Vec<u64> = stores.iter().map(|s| s.3).collect();
+        let mut offsets: Vec<u64> = stores.iter().map(|s| s.leaf).collect();
         offsets.sort_unstable();
         offsets.dedup();
         offsets.len() == leaves.len()
     };
     if !(whole || every_leaf)
-        || stores.iter().any(|(b, offset, _, leaf)| *b != base || offset.checked_sub(*leaf as i64) != Some(delta))
+        || stores.iter().any(|store| store.base != base || store.delta() != Some(delta))
         || pointer_address_space(base.r#type()) != Some(address_space::GENERIC)
         || !defined_before(base, call)
         || !nothing_between(call, &replaced)
     {
         return None;
     }
-    let align = stores.iter().map(|(_, _, align, leaf)| common_alignment(*align, *leaf as i64)).min().unwrap_or(1);
+    let align = stores.iter().map(|store| common_alignment(store.align, store.leaf as i64)).min().unwrap_or(1);
     Some(ElidedSlot { call, slot: base, offset: delta as u64, align, replaced })
 }
 
-/// A store's base pointer, constant offset from it and alignment.
-struct StoreTarget<'c, 'a>(Value<'c, 'a>, i64, u64);
+/// One store of (part of) a call's result.
+struct SlotStore<'c, 'a> {
+    /// The pointer it stores through, with constant GEPs stripped.
+    base: Value<'c, 'a>,
+    /// Its byte offset from `base`.
+    offset: i64,
+    /// Its alignment.
+    align: u64,
+    /// The offset in the result of what it stores.
+    leaf: u64,
+}
 
-impl<'c, 'a> StoreTarget<'c, 'a> {
-    fn with_offset(self, leaf: u64) -> (Value<'c, 'a>, i64, u64, u64) {
-        (self.0, self.1, self.2, leaf)
+impl SlotStore<'_, '_> {
+    /// Where the result would start: `offset - leaf`.
+    fn delta(&self) -> Option<i64> {
+        self.offset.checked_sub(i64::try_from(self.leaf).ok()?)
     }
 }
 
-fn store_target<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout) -> Option<StoreTarget<'c, 'a>> {
+/// The store `store` of the part of a result at offset `leaf`, unless it is
+/// volatile or atomic.
+fn slot_store<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout, leaf: u64) -> Option<SlotStore<'c, 'a>> {
     if store.has_attribute("volatile_") || is_atomic(store) {
         return None;
     }
     let align = crate::ir::integer_attribute(store, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
-    let mut pointer = store.operand(1).ok()?;
+    let mut base = store.operand(1).ok()?;
     let mut offset = 0i64;
-    while let Ok(result) = melior::ir::operation::OperationResult::try_from(pointer) {
+    while let Ok(result) = melior::ir::operation::OperationResult::try_from(base) {
         let gep = result.owner();
         if op_name(gep) != "llvm.getelementptr" {
             break;
         }
         offset = offset.checked_add(gep_offset(layout, gep)?)?;
-        pointer = gep.operand(0).ok()?;
+        base = gep.operand(0).ok()?;
     }
-    Some(StoreTarget(pointer, offset, align))
-}
-
-/// The `DenseI64ArrayAttr` `name` of `op`.
-fn dense_i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
-    let attribute = op.attribute(name).ok()?;
-    // SAFETY: reading a live attribute after checking its kind.
-    unsafe {
-        let raw = attribute.to_raw();
-        mlir_sys::mlirAttributeIsADenseI64Array(raw).then(|| {
-            (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
-                .map(|i| mlir_sys::mlirDenseI64ArrayGetElement(raw, i))
-                .collect()
-        })
-    }
+    Some(SlotStore { base, offset, align, leaf })
 }
 
 /// Whether `value` is available at `call`: a parameter or block argument of
@@ -676,8 +674,8 @@ fn emit<'c, 'a>(anchor: OperationRef<'c, 'a>, op: Operation<'c>) -> Value<'c, 'a
     unsafe { Value::from_raw(result.to_raw()) }
 }
 
-fn i64_attribute(context: &Context, value: i64) -> Attribute<'_> {
-    IntegerAttribute::new(IntegerType::new(context, 64).into(), value).into()
+fn i64_attribute(context: &Context, value: i64) -> IntegerAttribute<'_> {
+    IntegerAttribute::new(IntegerType::new(context, 64).into(), value)
 }
 
 /// `base + offset` bytes (an i8 GEP), inserted before `anchor`.
@@ -705,10 +703,8 @@ fn byte_address<'c, 'a>(
 }
 
 fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, elided: Option<&ElidedSlot<'c, 'a>>) {
-    let context = context_of(call);
-    let context: &Context = &context;
     // SAFETY: the context outlives every IR object of this module.
-    let context: &'c Context = unsafe { &*(context as *const Context) };
+    let context: &'c Context = unsafe { call.context().to_ref() };
     let location = call.location();
     let arguments = call_arguments(call);
     let mut operands: Vec<Value> = Vec::new();
@@ -722,7 +718,7 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
         match param {
             ParamPlan::Keep | ParamPlan::Byval(_) => {
                 operands.push(*argument);
-                attributes.push(call_argument_attributes(call, index).unwrap_or(empty));
+                attributes.push(crate::kernel::parameter_attributes(call, index).unwrap_or(empty));
             }
             ParamPlan::Flatten { form: AggregateForm::Value, leaves, .. } => {
                 for leaf in leaves {
@@ -754,10 +750,7 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
                             address,
                             leaf.ty,
                             location,
-                            LoadStoreOptions::new().align(Some(IntegerAttribute::new(
-                                IntegerType::new(context, 64).into(),
-                                alignment as i64,
-                            ))),
+                            LoadStoreOptions::new().align(Some(i64_attribute(context, alignment as i64))),
                         ),
                     ));
                     attributes.push(empty);
@@ -854,12 +847,6 @@ fn erase_dead_address_chains(values: &[Value]) {
     }
 }
 
-/// The call-site attribute dictionary of argument `index`.
-fn call_argument_attributes<'c>(call: OperationRef<'c, '_>, index: usize) -> Option<Attribute<'c>> {
-    let all = ArrayAttribute::try_from(call.attribute("arg_attrs").ok()?).ok()?;
-    all.element(index).ok()
-}
-
 /// The new signature and body of a planned function.
 fn rewrite_callee(plan: &DevicePlan) {
     let func = plan.func;
@@ -884,7 +871,7 @@ fn rewrite_callee(plan: &DevicePlan) {
                     context,
                     old_attributes[index],
                     "llvm.align",
-                    i64_attribute(context, *align as i64),
+                    i64_attribute(context, *align as i64).into(),
                 ));
             }
             ParamPlan::Flatten { form, ty, leaves, .. } => {
@@ -927,7 +914,7 @@ fn rewrite_callee(plan: &DevicePlan) {
             context,
             &[
                 (Identifier::new(context, "llvm.sret"), TypeAttribute::new(*ty).into()),
-                (Identifier::new(context, "llvm.align"), i64_attribute(context, align as i64)),
+                (Identifier::new(context, "llvm.align"), i64_attribute(context, align as i64).into()),
             ],
         ));
         result = llvm::r#type::void(context);
@@ -1036,7 +1023,7 @@ fn rebuild_value<'c, 'a>(
     let mut rest = false;
     for used in uses(old) {
         let leaf = (op_name(used.owner) == "llvm.extractvalue")
-            .then(|| dense_i64_array(used.owner, "position"))
+            .then(|| i64_array_attribute(used.owner, "position"))
             .flatten()
             .and_then(|path| leaves.iter().position(|leaf| leaf.path == path));
         match leaf {
@@ -1080,8 +1067,11 @@ pub struct LeafReads<'c, 'a> {
 
 /// The leaf reads of `pointer`, or `None` when anything else uses it (a
 /// write, an escape, a dynamic index, a load that is not one leaf).
-pub fn leaf_reads<'c, 'a>(pointer: Value<'c, 'a>, leaves: &[FlatLeaf<'c>]) -> Option<LeafReads<'c, 'a>> {
-    let layout = DataLayout::default();
+pub fn leaf_reads<'c, 'a>(
+    layout: &DataLayout,
+    pointer: Value<'c, 'a>,
+    leaves: &[FlatLeaf<'c>],
+) -> Option<LeafReads<'c, 'a>> {
     let mut nodes: Vec<(Value, i64)> = vec![(pointer, 0)];
     let mut found = LeafReads { reads: Vec::new(), debug: Vec::new(), geps: Vec::new() };
     let mut next = 0;
@@ -1093,7 +1083,7 @@ pub fn leaf_reads<'c, 'a>(pointer: Value<'c, 'a>, leaves: &[FlatLeaf<'c>]) -> Op
             match op_name(op) {
                 "llvm.getelementptr" if used.index == 0 => {
                     let result = first_result(op).filter(|r| pointer_address_space(r.r#type()).is_some())?;
-                    nodes.push((result, offset.checked_add(gep_offset(&layout, op)?)?));
+                    nodes.push((result, offset.checked_add(gep_offset(layout, op)?)?));
                     found.geps.push(op);
                 }
                 "llvm.load" if !op.has_attribute("volatile_") && !is_atomic(op) => {
@@ -1113,7 +1103,7 @@ pub fn leaf_reads<'c, 'a>(pointer: Value<'c, 'a>, leaves: &[FlatLeaf<'c>]) -> Op
 /// The callee side of a flattened `byval` pointer: each load reads its leaf
 /// parameter; the loads, the GEPs and the debug intrinsics go.
 fn replace_leaf_reads<'c, 'a>(old: Value<'c, 'a>, leaves: &[FlatLeaf<'c>], values: &[Value<'c, 'a>]) {
-    let found = leaf_reads(old, leaves).expect("the plan checked the uses");
+    let found = leaf_reads(&DataLayout::default(), old, leaves).expect("the plan checked the uses");
     for (load, position) in found.reads {
         let result = first_result(load).expect("one result");
         // SAFETY: same type; the load is erased once unused.
@@ -1154,8 +1144,7 @@ fn store_at_returns<'c, 'a>(context: &'c Context, func: OperationRef<'c, 'a>, sl
                 value,
                 slot,
                 ret.location(),
-                LoadStoreOptions::new()
-                    .align(Some(IntegerAttribute::new(IntegerType::new(context, 64).into(), align as i64))),
+                LoadStoreOptions::new().align(Some(i64_attribute(context, align as i64))),
             ),
         );
         // SAFETY: `llvm.return` takes zero or one operand.
