@@ -1,14 +1,17 @@
 //! `ptxcc-pipeline`: the passes of ptxcc in order, with one set of options.
 //!
-//! Today the pipeline is `lower-struct-args` then `convert-ptxcc-to-llvm`;
-//! `lower-alloca` and `memory-space-opt` join it between the two as they
-//! land. Options shared by several passes (such as `opt-byval`) live here
-//! once and are handed to every pass that reads them.
+//! `lower-struct-args` (on the module), then on every function
+//! `lower-alloca`, `memory-space-opt` and `convert-ptxcc-to-llvm`. Options
+//! shared by several passes live here once: `opt-byval` is one field,
+//! [`PipelineOptions::opt_byval`], handed to both `lower-struct-args` and
+//! `memory-space-opt` (seed 002: both passes must read the same byte).
 
 use melior::pass::{OperationPassManager, PassManager};
 use ptxcc_conversions::{
+    lower_alloca::{create_lower_alloca_pass, LowerAllocaOptions},
     lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
-    options::unknown_option,
+    memory_space_opt::{create_memory_space_opt_pass, MemorySpaceOptOptions},
+    options::{parse_bool, unknown_option},
     ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };
@@ -16,29 +19,72 @@ use ptxcc_conversions::{
 use crate::registry::on_functions;
 
 /// Options of `ptxcc-pipeline`: the union of its passes' options, each once.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PipelineOptions {
-    /// Options of `lower-struct-args` (`opt-byval`, `max-byval-size`, the
+    /// `opt-byval`, the one value both `lower-struct-args` and
+    /// `memory-space-opt` get (their own `opt_byval` fields below are
+    /// ignored).
+    pub opt_byval: bool,
+    /// Options of `lower-struct-args` (`max-byval-size`, the
     /// flatten/vector/sret thresholds, `flatten-kernel-args`, `chip`, `ptx`).
     pub lower: LowerStructArgsOptions,
+    /// Options of `lower-alloca` (`dynamic-alloca-size`).
+    pub alloca: LowerAllocaOptions,
+    /// Options of `memory-space-opt` (`kernel-params-global`).
+    pub memory: MemorySpaceOptOptions,
     /// Options of `convert-ptxcc-to-llvm` (`inline-copy-threshold`,
     /// `vector-copy`).
     pub convert: ConvertPtxccToLlvmOptions,
 }
 
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        let lower = LowerStructArgsOptions::default();
+        Self {
+            opt_byval: lower.opt_byval,
+            lower,
+            alloca: LowerAllocaOptions::default(),
+            memory: MemorySpaceOptOptions::default(),
+            convert: ConvertPtxccToLlvmOptions::default(),
+        }
+    }
+}
+
+impl PipelineOptions {
+    /// The options `lower-struct-args` runs with.
+    pub fn lower_struct_args(&self) -> LowerStructArgsOptions {
+        LowerStructArgsOptions { opt_byval: self.opt_byval, ..self.lower.clone() }
+    }
+
+    /// The options `memory-space-opt` runs with.
+    pub fn memory_space_opt(&self) -> MemorySpaceOptOptions {
+        MemorySpaceOptOptions { opt_byval: self.opt_byval, ..self.memory }
+    }
+}
+
 const LOWER: &[OptionInfo] = LowerStructArgsOptions::OPTIONS;
+const ALLOCA: &[OptionInfo] = LowerAllocaOptions::OPTIONS;
+const MEMORY: &[OptionInfo] = MemorySpaceOptOptions::OPTIONS;
 const CONVERT: &[OptionInfo] = ConvertPtxccToLlvmOptions::OPTIONS;
 
 impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
     const SUMMARY: &'static str = "The whole ptxcc lowering, with one set of options shared by every pass";
-    const OPTIONS: &'static [OptionInfo] =
-        &[LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], CONVERT[0], CONVERT[1]];
+    const OPTIONS: &'static [OptionInfo] = &[
+        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], ALLOCA[0], ALLOCA[1], MEMORY[1],
+        CONVERT[0], CONVERT[1],
+    ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let has = |options: &[OptionInfo]| options.iter().any(|option| option.name == name);
-        let result = if has(LOWER) {
+        let result = if name == "opt-byval" {
+            parse_bool(Self::PASS, name, value).map(|on| self.opt_byval = on)
+        } else if has(LOWER) {
             self.lower.set(name, value)
+        } else if has(ALLOCA) {
+            self.alloca.set(name, value)
+        } else if has(MEMORY) {
+            self.memory.set(name, value)
         } else if has(CONVERT) {
             self.convert.set(name, value)
         } else {
@@ -48,8 +94,25 @@ impl PassOptions for PipelineOptions {
     }
 }
 
-// The list above names every option of the pipeline's passes, each once.
-const _: () = assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + CONVERT.len());
+// The list above names every option of the pipeline's passes, each once:
+// `opt-byval` belongs to two passes and is listed once.
+const _: () = assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + ALLOCA.len() + MEMORY.len() + CONVERT.len() - 1);
+const _: () = assert!(str_eq(LOWER[0].name, "opt-byval") && str_eq(MEMORY[0].name, "opt-byval"));
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// Adds the whole pipeline to `pm`, a pass manager on `builtin.module`.
 pub fn add_pipeline(pm: &PassManager, options: &PipelineOptions) {
@@ -58,8 +121,10 @@ pub fn add_pipeline(pm: &PassManager, options: &PipelineOptions) {
 
 /// Adds the whole pipeline to `pm`, anchored on the op named `anchor`.
 pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: &PipelineOptions) {
-    pm.add_pass(create_lower_struct_args_pass(&options.lower));
+    pm.add_pass(create_lower_struct_args_pass(&options.lower_struct_args()));
     on_functions(pm, anchor, |functions| {
+        functions.add_pass(create_lower_alloca_pass(&options.alloca));
+        functions.add_pass(create_memory_space_opt_pass(&options.memory_space_opt()));
         functions.add_pass(create_convert_ptxcc_to_llvm_pass(&options.convert));
     });
 }

@@ -13,7 +13,8 @@ use std::{
 
 use melior::pass::OperationPassManager;
 use ptxcc_conversions::{
-    abi_report::AbiReportOptions, lower_struct_args::LowerStructArgsOptions, pass::PtxccPass,
+    abi_report::AbiReportOptions, lower_alloca::LowerAllocaOptions, lower_struct_args::LowerStructArgsOptions,
+    memory_space_opt::MemorySpaceOptOptions, pass::PtxccPass,
     ptxcc_to_llvm::ConvertPtxccToLlvmOptions, OptionError, OptionInfo, PassOptions,
 };
 
@@ -57,6 +58,8 @@ fn add_pass<T: PtxccPass>(pm: &OperationPassManager, anchor: &str, text: &str) -
 pub const PASSES: &[PassInfo] = &[
     entry::<AbiReportOptions>(),
     entry::<LowerStructArgsOptions>(),
+    entry::<LowerAllocaOptions>(),
+    entry::<MemorySpaceOptOptions>(),
     entry::<ConvertPtxccToLlvmOptions>(),
     PassInfo {
         name: PipelineOptions::PASS,

@@ -196,3 +196,44 @@ pub fn flat_symbol_name(attribute: Attribute) -> Option<String> {
         })
     }
 }
+
+/// Replaces every use of `old` with `new`.
+pub fn replace_uses(old: Value, new: Value) {
+    // SAFETY: both values are live; MLIR rewires the use lists.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+}
+
+/// Erases `op`, which must have no uses left.
+pub fn erase(op: OperationRef) {
+    // SAFETY: the caller has removed every use; the op is owned by its
+    // block, which unlinks it.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+}
+
+/// `llvm.mlir.constant` of the integer `value` with the integer type `ty`.
+pub fn integer_constant<'c>(
+    ty: melior::ir::Type<'c>,
+    value: i64,
+    location: melior::ir::Location<'c>,
+) -> melior::ir::Operation<'c> {
+    // SAFETY: the context lives as long as the type.
+    let context = unsafe { melior::ir::r#type::TypeLike::context(&ty).to_ref() };
+    melior::ir::operation::OperationBuilder::new("llvm.mlir.constant", location)
+        .add_attributes(&[(melior::ir::Identifier::new(context, "value"), IntegerAttribute::new(ty, value).into())])
+        .add_results(&[ty])
+        .build()
+        .expect("an integer constant is valid")
+}
+
+/// `llvm.addrspacecast` of the pointer `value` to the pointer type `to`.
+pub fn addrspacecast<'c>(
+    value: Value<'c, '_>,
+    to: melior::ir::Type<'c>,
+    location: melior::ir::Location<'c>,
+) -> melior::ir::Operation<'c> {
+    melior::ir::operation::OperationBuilder::new("llvm.addrspacecast", location)
+        .add_operands(&[value])
+        .add_results(&[to])
+        .build()
+        .expect("an addrspacecast between pointers is valid")
+}

@@ -1,0 +1,336 @@
+//! `lower-alloca`: stack slots into PTX's local address space (seed 004,
+//! upstream NVPTXLowerAlloca + NVPTXAllocaHoisting).
+//!
+//! PTX has no stack: every slot lives in the function's `.local` depot.
+//! The pass makes that explicit so that later passes (and `llc`) address
+//! slots with `ld.local`/`st.local` instead of generic accesses:
+//!
+//! - every generic `llvm.alloca` becomes an alloca in address space 5 with
+//!   one `llvm.addrspacecast` back to generic, which replaces the old
+//!   result (`memory-space-opt` then moves the loads and stores to space 5);
+//! - a constant-size alloca outside the entry block is hoisted to the entry
+//!   block (before its terminator), so the depot has a fixed layout;
+//! - allocas already in address space 5 (or any other specific space) are
+//!   left alone;
+//! - a dynamic alloca (its size is not a constant) is an error at its
+//!   location, unless `dynamic-alloca-size=N` reserves N bytes for it
+//!   (seed 004's conservative maximum; nothing checks at run time that the
+//!   program stays within N bytes).
+//!
+//! Before:
+//! ```mlir
+//! llvm.func @f(%i: i64) -> i32 {
+//!   %c1 = llvm.mlir.constant(1 : i32) : i32
+//!   %a = llvm.alloca %c1 x !llvm.array<8 x i32> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+//!   %p = llvm.getelementptr %a[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x i32>
+//!   %v = llvm.load %p : !llvm.ptr -> i32
+//!   llvm.return %v : i32
+//! }
+//! ```
+//! After:
+//! ```mlir
+//! llvm.func @f(%i: i64) -> i32 {
+//!   %c1 = llvm.mlir.constant(1 : i32) : i32
+//!   %0 = llvm.alloca %c1 x !llvm.array<8 x i32> {alignment = 4 : i64} : (i32) -> !llvm.ptr<5>
+//!   %a = llvm.addrspacecast %0 : !llvm.ptr<5> to !llvm.ptr
+//!   %p = llvm.getelementptr %a[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x i32>
+//!   %v = llvm.load %p : !llvm.ptr -> i32
+//!   llvm.return %v : i32
+//! }
+//! ```
+//!
+//! [`frame_layout`] lays the slots out as seed 004's phases 2 and 3 do
+//! (in order, each at the next offset aligned to its alignment; the depot
+//! is aligned to the largest); `ptxcc-abi-report` prints it. `llc` may
+//! still share slots whose lifetimes do not overlap, so the total is an
+//! upper bound of its `__local_depot` size.
+
+use melior::{
+    ir::{
+        attribute::{IntegerAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        r#type::IntegerType,
+        Attribute, Identifier, OperationRef, RegionLike, Value, ValueLike,
+    },
+    pass::Pass,
+};
+use ptxcc_dialect::{
+    address_space,
+    types::{pointer_address_space, pointer_type},
+    verify::emit_error,
+};
+
+use crate::{
+    abi::{layout::align_to, mlir::abi_type, AbiError, DataLayout},
+    context::context_of,
+    ir::{
+        addrspacecast, constant_int, erase, first_result, has_no_uses, integer_attribute, integer_constant,
+        replace_uses, type_attribute,
+    },
+    options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
+    pass::{pass_from_fn, PassId, PtxccPass},
+};
+
+/// Options of `lower-alloca`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LowerAllocaOptions {
+    /// Bytes reserved for each dynamic alloca (seed 004's conservative
+    /// maximum); 0 makes a dynamic alloca an error.
+    pub dynamic_alloca_size: u64,
+    /// Emit allocas in address space 5 (seed 004, upstream LLVM after 22)
+    /// instead of a generic alloca with a local view; `llc` 22.1
+    /// miscompiles allocas in space 5.
+    pub local_allocas: bool,
+}
+
+impl PassOptions for LowerAllocaOptions {
+    const PASS: &'static str = "lower-alloca";
+    const SUMMARY: &'static str =
+        "Move stack slots to the local address space (one cast back to generic), hoist constant-size ones to the entry block";
+    const OPTIONS: &'static [OptionInfo] = &[
+        OptionInfo {
+            name: "dynamic-alloca-size",
+            default: "0",
+            description: "bytes reserved for each dynamic alloca (seed 004's conservative maximum, unchecked at run time); 0 = a dynamic alloca is an error",
+        },
+        OptionInfo {
+            name: "local-allocas",
+            default: "false",
+            description: "allocas in address space 5 as seed 004 says (llc 22.1 miscompiles them); default: generic alloca + local view",
+        },
+    ];
+
+    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        match name {
+            "dynamic-alloca-size" => self.dynamic_alloca_size = parse_u64(Self::PASS, name, value)?,
+            "local-allocas" => self.local_allocas = parse_bool(Self::PASS, name, value)?,
+            _ => return Err(unknown_option::<Self>(name)),
+        }
+        Ok(())
+    }
+}
+
+/// Why `lower-alloca` failed; the details went out as diagnostics.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum LowerAllocaError {
+    /// Dynamic allocas with `dynamic-alloca-size=0` (reported at their
+    /// locations; the function is unchanged).
+    #[error("{0} dynamic alloca(s) cannot be placed in the local depot")]
+    Dynamic(usize),
+}
+
+/// The `llvm.alloca` ops of `func`, in order.
+fn allocas<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        if crate::ir::op_name(op) == "llvm.alloca" {
+            found.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    // SAFETY: the walk collected live ops of `func`.
+    found.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }).collect()
+}
+
+/// The result address space of an alloca.
+fn alloca_space(alloca: OperationRef) -> Option<u32> {
+    pointer_address_space(alloca.result(0).ok()?.r#type())
+}
+
+/// The constant element count of an alloca (`None` when dynamic).
+fn alloca_count(alloca: OperationRef) -> Option<i64> {
+    constant_int(alloca.operand(0).ok()?)
+}
+
+/// Rewrites every generic alloca of `func` (see the module documentation).
+/// On a dynamic alloca without `dynamic-alloca-size`, reports it at its
+/// location and changes nothing.
+pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<(), LowerAllocaError> {
+    // The allocas to rewrite: generic ones, and (in the form llc 22 needs)
+    // those written in space 5.
+    let targets: Vec<_> = allocas(func)
+        .into_iter()
+        .filter(|a| match alloca_space(*a) {
+            Some(address_space::GENERIC) => true,
+            Some(address_space::LOCAL) => !options.local_allocas,
+            _ => false,
+        })
+        .collect();
+    if options.dynamic_alloca_size == 0 {
+        let dynamic: Vec<_> = targets.iter().filter(|a| alloca_count(**a).is_none()).collect();
+        for alloca in &dynamic {
+            emit_error(
+                alloca.location(),
+                "dynamic alloca: PTX needs a local frame of fixed size; make the size a constant, or pass \
+                 'dynamic-alloca-size=N' to lower-alloca to reserve N bytes for it",
+            );
+        }
+        if !dynamic.is_empty() {
+            return Err(LowerAllocaError::Dynamic(dynamic.len()));
+        }
+    }
+    let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
+    let context = context_of(func);
+    let local = pointer_type(&context, address_space::LOCAL);
+    let generic = pointer_type(&context, address_space::GENERIC);
+    let slot_type = if options.local_allocas { local } else { generic };
+    for alloca in targets {
+        let location = alloca.location();
+        let Ok(size) = alloca.operand(0) else { continue };
+        let count = alloca_count(alloca);
+        let attributes = slot_attributes(alloca, count.is_none());
+        let new = OperationBuilder::new("llvm.alloca", location).add_attributes(&attributes).add_results(&[slot_type]);
+        // Where the new ops go: in place for a constant-size alloca of the
+        // entry block (same size operand), before the entry terminator
+        // otherwise (with a new constant size).
+        let in_entry = alloca.block().is_some_and(|b| b == entry) && count.is_some();
+        let (block, anchor) = if in_entry {
+            (alloca.block().expect("an alloca in a block"), alloca)
+        } else {
+            let Some(terminator) = entry.terminator() else { continue };
+            (entry, terminator)
+        };
+        let size_value = if in_entry {
+            size
+        } else {
+            let (ty, count) = match count {
+                Some(count) => (size.r#type(), count),
+                None => (
+                    IntegerType::new(&context, 64).into(),
+                    i64::try_from(options.dynamic_alloca_size).unwrap_or(i64::MAX),
+                ),
+            };
+            owned(first_result(block.insert_operation_before(anchor, integer_constant(ty, count, location))))
+        };
+        let slot = owned(first_result(block.insert_operation_before(
+            anchor,
+            new.add_operands(&[size_value]).build().expect("valid alloca"),
+        )));
+        let insert = |value, to| owned(first_result(block.insert_operation_before(anchor, addrspacecast(value, to, location))));
+        let replacement = if options.local_allocas {
+            insert(slot, generic)
+        } else {
+            let view = insert(slot, local);
+            if alloca_space(alloca) == Some(address_space::LOCAL) {
+                view
+            } else {
+                insert(view, generic)
+            }
+        };
+        replace_uses(owned(first_result(alloca)), replacement);
+        erase(alloca);
+        if let Some(constant) = crate::kernel::defining_op(size, "llvm.mlir.constant") {
+            if has_no_uses(size) {
+                erase(constant);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first result of an op known to have one, with the lifetime of the
+/// function body (melior ties it to the block borrow).
+fn owned<'c, 'a>(value: Option<Value>) -> Value<'c, 'a> {
+    let value = value.expect("one result");
+    // SAFETY: the op is owned by the function body, which outlives the pass.
+    unsafe { Value::from_raw(value.to_raw()) }
+}
+
+/// The attributes of the alloca replacing `alloca`: the same, except that a
+/// dynamic one reserves bytes (`i8` elements) aligned as its element was.
+fn slot_attributes<'c>(alloca: OperationRef<'c, '_>, dynamic: bool) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+    let mut attributes: Vec<_> = alloca.attributes().collect();
+    if dynamic {
+        // SAFETY: the context outlives the attributes made from it.
+        let context: &'c melior::Context = unsafe { alloca.context().to_ref() };
+        let align = integer_attribute(alloca, "alignment").filter(|a| *a > 0).or_else(|| {
+            let element = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
+            i64::try_from(DataLayout::default().pref_align(&element)).ok()
+        });
+        let i8_type = IntegerType::new(context, 8).into();
+        let i64_type = IntegerType::new(context, 64).into();
+        attributes.retain(|(name, _)| !matches!(name.as_string_ref().as_str(), Ok("elem_type" | "alignment")));
+        attributes.push((Identifier::new(context, "elem_type"), TypeAttribute::new(i8_type).into()));
+        if let Some(align) = align {
+            attributes.push((Identifier::new(context, "alignment"), IntegerAttribute::new(i64_type, align).into()));
+        }
+    }
+    attributes
+}
+
+/// One slot of a function's local depot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameSlot {
+    /// Byte offset in the depot.
+    pub offset: u64,
+    /// Bytes it takes (element size times count).
+    pub size: u64,
+    /// Its alignment.
+    pub align: u64,
+    /// The slot's address space (5 after `lower-alloca`, 0 before).
+    pub space: u32,
+    /// Whether the size came from `dynamic-alloca-size` rather than the IR
+    /// (the alloca's count is not a constant).
+    pub dynamic: bool,
+}
+
+/// A function's local depot (seed 004, phases 2 and 3).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrameLayout {
+    /// Every alloca in order of appearance.
+    pub slots: Vec<FrameSlot>,
+    /// Total bytes of the depot (`.local .align A .b8 __local_depot[size]`).
+    pub size: u64,
+    /// The depot's alignment: the largest slot alignment (1 when empty).
+    pub align: u64,
+}
+
+/// Lays out every alloca of `func` in order: each at the next offset
+/// aligned to its alignment (its `alignment` attribute, or the preferred
+/// alignment of its element type). A dynamic alloca takes
+/// `dynamic_size` bytes.
+pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) -> Result<FrameLayout, AbiError> {
+    let mut frame = FrameLayout { align: 1, ..FrameLayout::default() };
+    for alloca in allocas(func) {
+        let element = type_attribute(alloca, "elem_type").map(abi_type).transpose()?;
+        let Some(element) = element else { continue };
+        let count = alloca_count(alloca);
+        let size = match count {
+            Some(count) => layout.alloc_size(&element).saturating_mul(u64::try_from(count).unwrap_or(0)),
+            None => dynamic_size,
+        };
+        let align = integer_attribute(alloca, "alignment")
+            .and_then(|a| u64::try_from(a).ok())
+            .filter(|a| *a > 0)
+            .unwrap_or_else(|| layout.pref_align(&element));
+        let offset = align_to(frame.size, align);
+        frame.slots.push(FrameSlot {
+            offset,
+            size,
+            align,
+            space: alloca_space(alloca).unwrap_or(0),
+            dynamic: count.is_none(),
+        });
+        frame.size = offset.saturating_add(size);
+        frame.align = frame.align.max(align);
+    }
+    Ok(frame)
+}
+
+static PASS_ID: PassId = PassId;
+
+/// The `lower-alloca` pass, anchored on `llvm.func`.
+pub fn create_lower_alloca_pass(options: &LowerAllocaOptions) -> Pass {
+    options.create_pass()
+}
+
+impl PtxccPass for LowerAllocaOptions {
+    const NAME: &'static str = "LowerAlloca";
+    const ANCHOR: &'static str = "llvm.func";
+
+    fn create_pass(&self) -> Pass {
+        let options = *self;
+        pass_from_fn::<Self>(&PASS_ID, move |function| lower_alloca(function, &options).is_ok())
+    }
+}

@@ -1,0 +1,644 @@
+//! `memory-space-opt`: loads, stores, atomics and memory intrinsics in their
+//! specific address space (seed 002's MemorySpaceOpt; upstream
+//! InferAddressSpaces).
+//!
+//! A generic access costs PTX a run-time address-window check; `ld.global`,
+//! `ld.shared`, `ld.local`, `ld.param` do not. The pass infers, for every
+//! generic pointer of a function, the one space it always points into, and
+//! moves the accesses there.
+//!
+//! **Lattice** (per generic pointer value): unknown (top) > one specific
+//! space > generic (bottom); two different spaces join to generic.
+//!
+//! **Seeds**:
+//! - kernel pointer parameters: global (CUDA semantics: a launch passes
+//!   global pointers; `kernel-params-global=false` turns it off). Pointers
+//!   read out of a kernel's own `byval` parameter (`ptxcc.load_param`, or a
+//!   load from param space) are launch arguments too, and global under the
+//!   same option: CUDA forbids pointers to local or shared memory in launch
+//!   arguments. This is how ptxcc sees "through memory" where upstream
+//!   cannot; every other pointer loaded from memory stays generic;
+//! - `llvm.addrspacecast` from a specific space, `llvm.alloca` (local);
+//! - `ptxcc.param_to_generic` (param space), only with `opt-byval`: with
+//!   `opt-byval=false` param-space pointers are treated as generic and their
+//!   casts are not folded (seed 002);
+//! - everything else (device-function parameters, call results, loaded
+//!   pointers, `inttoptr`, generic globals) is generic.
+//!
+//! **Propagation**: through `llvm.getelementptr`, `llvm.select` and block
+//! arguments (MLIR's phis, cycles included), to a fixpoint.
+//!
+//! **Rewrite**: the address of `llvm.load`, `llvm.store`,
+//! `llvm.atomicrmw`, `llvm.cmpxchg` and the memory intrinsics
+//! (`memcpy`, `memmove`, `memset`) becomes a pointer in the inferred space:
+//! the source of the cast that made it generic, a copy of the GEP or select
+//! chain in that space, or (for block arguments and pointers without a
+//! specific source) one `llvm.addrspacecast` right after the definition.
+//! Writes never go to param or const space; atomics only to global and
+//! shared (PTX has no local or param atomics); param-space accesses only in
+//! kernels.
+//!
+//! **Cast pairs fold**: `addrspacecast (addrspacecast %p : ptr<N> to ptr)
+//! to ptr<N>` is `%p` (also through GEPs and selects, and for
+//! `param_to_generic`), and `generic -> N -> generic` is the original
+//! pointer. Casts and address arithmetic left without uses are erased.
+//!
+//! **Shared `opt-byval`**: `lower-struct-args` records the value it ran
+//! with on the module (`ptxcc.opt_byval`). When this pass has the other
+//! value, every function with a `byval` parameter or a param-space pointer
+//! is an error at its location naming the option and both values, and
+//! nothing changes (cicc fails much later in its IR verifier).
+//!
+//! Before (`saxpy`):
+//! ```mlir
+//! llvm.func ptx_kernelcc @saxpy(%a: f32, %x: !llvm.ptr, %y: !llvm.ptr, %i: i64) {
+//!   %px = llvm.getelementptr %x[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+//!   %vx = llvm.load %px : !llvm.ptr -> f32
+//!   ...
+//! }
+//! ```
+//! After:
+//! ```mlir
+//! llvm.func ptx_kernelcc @saxpy(%a: f32, %x: !llvm.ptr, %y: !llvm.ptr, %i: i64) {
+//!   %0 = llvm.addrspacecast %x : !llvm.ptr to !llvm.ptr<1>
+//!   %1 = llvm.getelementptr %0[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+//!   %vx = llvm.load %1 : !llvm.ptr<1> -> f32
+//!   ...
+//! }
+//! ```
+
+use std::collections::{HashMap, HashSet};
+
+use melior::{
+    ir::{
+        attribute::BoolAttribute,
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        r#type::TypeLike,
+        BlockRef, Operation, OperationRef, RegionLike, Value, ValueLike,
+    },
+    pass::Pass,
+};
+use ptxcc_dialect::{
+    address_space, names,
+    types::{pointer_address_space, pointer_type},
+    verify::emit_error,
+};
+
+use crate::{
+    ir::{addrspacecast, erase, first_result, has_no_uses, op_name, replace_uses, successor_argument},
+    kernel::{is_kernel, parameter_count, parameter_has},
+    lower_struct_args::OPT_BYVAL_ATTRIBUTE,
+    options::{parse_bool, unknown_option, OptionError, OptionInfo, PassOptions},
+    pass::{pass_from_fn, PassId, PtxccPass},
+};
+
+/// Options of `memory-space-opt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemorySpaceOptOptions {
+    /// Seed param space from `lower-struct-args`' pointers and fold their
+    /// casts (seed 002's shared `opt-byval`; must match `lower-struct-args`).
+    pub opt_byval: bool,
+    /// Kernel pointer parameters (and pointers read from kernel `byval`
+    /// parameters) point to global memory (CUDA semantics).
+    pub kernel_params_global: bool,
+}
+
+impl Default for MemorySpaceOptOptions {
+    fn default() -> Self {
+        Self { opt_byval: true, kernel_params_global: true }
+    }
+}
+
+impl PassOptions for MemorySpaceOptOptions {
+    const PASS: &'static str = "memory-space-opt";
+    const SUMMARY: &'static str =
+        "Infer the address space of generic pointers and move loads, stores, atomics and memory intrinsics there";
+    const OPTIONS: &'static [OptionInfo] = &[
+        OptionInfo {
+            name: "opt-byval",
+            default: "true",
+            description: "treat lower-struct-args' param-space pointers as param space and fold their casts; must be the value lower-struct-args ran with",
+        },
+        OptionInfo {
+            name: "kernel-params-global",
+            default: "true",
+            description: "kernel pointer parameters, and pointers read from kernel byval parameters, point to global memory (CUDA)",
+        },
+    ];
+
+    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        match name {
+            "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
+            "kernel-params-global" => self.kernel_params_global = parse_bool(Self::PASS, name, value)?,
+            _ => return Err(unknown_option::<Self>(name)),
+        }
+        Ok(())
+    }
+}
+
+/// Why `memory-space-opt` failed; the details went out as diagnostics.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MemorySpaceOptError {
+    /// `opt-byval` differs from the value `lower-struct-args` recorded.
+    #[error("opt-byval is {ours} here but lower-struct-args ran with {recorded}")]
+    OptByvalMismatch {
+        /// This pass's value.
+        ours: bool,
+        /// The value recorded on the module.
+        recorded: bool,
+    },
+}
+
+/// One point of the address-space lattice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// Nothing known yet (top).
+    Unknown,
+    /// Always this specific address space.
+    Specific(u32),
+    /// Any space (bottom).
+    Generic,
+}
+
+impl Space {
+    /// The lattice join: unknown is the identity, two different spaces give
+    /// generic.
+    pub fn join(self, other: Space) -> Space {
+        match (self, other) {
+            (Space::Unknown, x) | (x, Space::Unknown) => x,
+            (Space::Specific(a), Space::Specific(b)) if a == b => Space::Specific(a),
+            _ => Space::Generic,
+        }
+    }
+}
+
+/// How many accesses moved to a specific space, and casts folded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemorySpaceStats {
+    /// Memory operands rewritten.
+    pub accesses: usize,
+    /// Explicit casts replaced by the value they round-trip.
+    pub folded_casts: usize,
+}
+
+/// The inferred space of every generic pointer value of a function.
+pub struct SpaceAnalysis {
+    spaces: HashMap<usize, Space>,
+}
+
+/// A key for a value in maps.
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+fn is_generic_pointer(value: Value) -> bool {
+    pointer_address_space(value.r#type()) == Some(address_space::GENERIC)
+}
+
+/// Every op of `func` in walk order.
+fn function_ops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr != func.to_raw().ptr {
+            found.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    // SAFETY: the walk collected live ops of `func`.
+    found.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }).collect()
+}
+
+/// Every block of `func`'s body.
+fn function_blocks<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
+    let mut blocks = Vec::new();
+    let Ok(region) = func.region(0) else { return blocks };
+    let mut next = region.first_block();
+    while let Some(block) = next {
+        blocks.push(block);
+        next = block.next_in_region();
+    }
+    blocks
+}
+
+impl SpaceAnalysis {
+    /// Infers the spaces of `func`'s generic pointers to a fixpoint.
+    pub fn new(func: OperationRef, options: &MemorySpaceOptOptions) -> Self {
+        let kernel = is_kernel(func);
+        let mut analysis = SpaceAnalysis { spaces: HashMap::new() };
+        let blocks = function_blocks(func);
+        let ops = function_ops(func);
+        // Function parameters are fixed.
+        if let Some(entry) = blocks.first() {
+            for index in 0..entry.argument_count() {
+                let Ok(argument) = entry.argument(index) else { continue };
+                let value: Value = argument.into();
+                if !is_generic_pointer(value) {
+                    continue;
+                }
+                let global =
+                    kernel && options.kernel_params_global && index < parameter_count(func)
+                        && !parameter_has(func, index, "llvm.byval");
+                let space = if global { Space::Specific(address_space::GLOBAL) } else { Space::Generic };
+                analysis.spaces.insert(key(value), space);
+            }
+        }
+        // Block arguments: the join of what every predecessor passes.
+        let mut incoming: HashMap<usize, Vec<usize>> = HashMap::new();
+        for op in &ops {
+            if op.successor_count() == 0 {
+                continue;
+            }
+            for index in 0..op.operand_count() {
+                let Ok(operand) = op.operand(index) else { continue };
+                if !is_generic_pointer(operand) {
+                    continue;
+                }
+                if let Some(argument) = successor_argument(*op, index) {
+                    incoming.entry(key(argument)).or_default().push(key(operand));
+                }
+            }
+        }
+        // Blocks some other terminator (switch, invoke) branches to: their
+        // arguments stay generic.
+        let opaque = opaque_successors(&ops);
+        for block in blocks.iter().skip(1) {
+            for index in 0..block.argument_count() {
+                let Ok(argument) = block.argument(index) else { continue };
+                let value: Value = argument.into();
+                if is_generic_pointer(value) {
+                    let space =
+                        if opaque.contains(&(block.to_raw().ptr as usize)) { Space::Generic } else { Space::Unknown };
+                    analysis.spaces.insert(key(value), space);
+                }
+            }
+        }
+        // Op results: sources are fixed, the rest propagate.
+        for op in &ops {
+            let Some(result) = first_result(*op) else { continue };
+            if op.result_count() != 1 || !is_generic_pointer(result) {
+                continue;
+            }
+            analysis.spaces.insert(key(result), source_space(*op, kernel, options).unwrap_or(Space::Unknown));
+        }
+        // To a fixpoint: each value can only go down twice.
+        loop {
+            let mut changed = false;
+            for op in &ops {
+                let Some(result) = first_result(*op) else { continue };
+                if !is_generic_pointer(result) || source_space(*op, kernel, options).is_some() {
+                    continue;
+                }
+                let space = match op_name(*op) {
+                    "llvm.getelementptr" => analysis.operand_space(*op, 0),
+                    "llvm.select" => analysis.operand_space(*op, 1).join(analysis.operand_space(*op, 2)),
+                    _ => Space::Generic,
+                };
+                changed |= analysis.lower(result, space);
+            }
+            for (argument, sources) in &incoming {
+                if analysis.spaces.get(argument) == Some(&Space::Generic) {
+                    continue;
+                }
+                let space = sources
+                    .iter()
+                    .fold(Space::Unknown, |acc, source| acc.join(*analysis.spaces.get(source).unwrap_or(&Space::Generic)));
+                let current = *analysis.spaces.get(argument).unwrap_or(&Space::Unknown);
+                let joined = current.join(space);
+                if joined != current {
+                    analysis.spaces.insert(*argument, joined);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        analysis
+    }
+
+    fn operand_space(&self, op: OperationRef, index: usize) -> Space {
+        op.operand(index).map(|operand| self.space(operand)).unwrap_or(Space::Generic)
+    }
+
+    /// Moves `value` down to `space` joined with what it had; whether it
+    /// changed.
+    fn lower(&mut self, value: Value, space: Space) -> bool {
+        let current = *self.spaces.get(&key(value)).unwrap_or(&Space::Unknown);
+        let joined = current.join(space);
+        if joined != current {
+            self.spaces.insert(key(value), joined);
+        }
+        joined != current
+    }
+
+    /// The inferred space of `value`: its type's space when that is
+    /// specific, the lattice value when generic (unknown after the
+    /// fixpoint means no source reaches it: generic).
+    pub fn space(&self, value: Value) -> Space {
+        match pointer_address_space(value.r#type()) {
+            Some(address_space::GENERIC) => match self.spaces.get(&key(value)) {
+                Some(Space::Specific(space)) => Space::Specific(*space),
+                Some(Space::Unknown) => Space::Unknown,
+                _ => Space::Generic,
+            },
+            Some(space) => Space::Specific(space),
+            None => Space::Generic,
+        }
+    }
+
+    /// The specific space of `value`, if it has one.
+    pub fn specific(&self, value: Value) -> Option<u32> {
+        match self.space(value) {
+            Space::Specific(space) if space != address_space::GENERIC => Some(space),
+            _ => None,
+        }
+    }
+}
+
+/// The blocks that a terminator this analysis does not read (anything but
+/// `llvm.br`/`llvm.cond_br`) branches to.
+fn opaque_successors(ops: &[OperationRef]) -> HashSet<usize> {
+    ops.iter()
+        .filter(|op| !matches!(op_name(**op), "llvm.br" | "llvm.cond_br"))
+        .flat_map(|op| (0..op.successor_count()).filter_map(|i| op.successor(i).ok()))
+        .map(|block| block.to_raw().ptr as usize)
+        .collect()
+}
+
+/// The space an op's generic pointer result has by itself, if it is a
+/// source of the lattice (`None` for ops that propagate).
+fn source_space(op: OperationRef, kernel: bool, options: &MemorySpaceOptOptions) -> Option<Space> {
+    let from = |index: usize| op.operand(index).ok().and_then(|v| pointer_address_space(v.r#type()));
+    match op_name(op) {
+        "llvm.getelementptr" | "llvm.select" => None,
+        "llvm.addrspacecast" => Some(match from(0) {
+            Some(address_space::PARAM) if !options.opt_byval => Space::Generic,
+            Some(address_space::GENERIC) | None => Space::Generic,
+            Some(space) => Space::Specific(space),
+        }),
+        names::PARAM_TO_GENERIC if options.opt_byval => Some(Space::Specific(address_space::PARAM)),
+        "llvm.alloca" => Some(Space::Specific(address_space::LOCAL)),
+        names::LOAD_PARAM if kernel && options.kernel_params_global => Some(Space::Specific(address_space::GLOBAL)),
+        "llvm.load"
+            if kernel && options.kernel_params_global && from(0) == Some(address_space::PARAM) =>
+        {
+            Some(Space::Specific(address_space::GLOBAL))
+        }
+        _ => Some(Space::Generic),
+    }
+}
+
+/// The pointer operands of a memory op: (operand index, whether it writes,
+/// whether it is atomic).
+fn memory_operands(op: OperationRef) -> &'static [(usize, bool, bool)] {
+    match op_name(op) {
+        "llvm.load" => &[(0, false, false)],
+        "llvm.store" => &[(1, true, false)],
+        "llvm.atomicrmw" | "llvm.cmpxchg" => &[(0, true, true)],
+        "llvm.intr.memcpy" | "llvm.intr.memcpy.inline" | "llvm.intr.memmove" => &[(0, true, false), (1, false, false)],
+        "llvm.intr.memset" | "llvm.intr.memset.inline" => &[(0, true, false)],
+        _ => &[],
+    }
+}
+
+/// Whether an access may move to `space`.
+fn allowed(space: u32, writes: bool, atomic: bool, kernel: bool) -> bool {
+    match space {
+        address_space::GLOBAL | address_space::SHARED => true,
+        address_space::LOCAL => !atomic,
+        address_space::CONST => !writes,
+        address_space::PARAM => !writes && kernel,
+        _ => false,
+    }
+}
+
+/// Builds pointers in specific spaces for generic ones (memoized).
+struct Materializer<'c, 'a> {
+    analysis: SpaceAnalysis,
+    memo: HashMap<usize, Value<'c, 'a>>,
+}
+
+impl<'c, 'a> Materializer<'c, 'a> {
+    /// `value` (generic, inferred in `space`) as a `!llvm.ptr<space>` value.
+    fn specific(&mut self, value: Value<'c, 'a>, space: u32) -> Value<'c, 'a> {
+        if let Some(found) = self.memo.get(&key(value)) {
+            return *found;
+        }
+        let built = self.build(value, space);
+        self.memo.insert(key(value), built);
+        built
+    }
+
+    fn build(&mut self, value: Value<'c, 'a>, space: u32) -> Value<'c, 'a> {
+        // SAFETY: the context outlives every value of it.
+        let context = unsafe { value.r#type().context().to_ref() };
+        let target = pointer_type(context, space);
+        let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else {
+            // A block argument: one cast at the top of its block.
+            let argument = melior::ir::block::BlockArgument::try_from(value).expect("a value is a result or argument");
+            let block = argument.owner();
+            let cast = addrspacecast(value, target, argument.owner().parent_operation().map_or_else(
+                || melior::ir::Location::unknown(context),
+                |op| op.location(),
+            ));
+            let cast = match block.first_operation() {
+                Some(first) => block.insert_operation_before(first, cast),
+                None => block.append_operation(cast),
+            };
+            return owned(first_result(cast).expect("one result"));
+        };
+        let op = result.owner();
+        let from = op.operand(0).ok().map(owned);
+        match op_name(op) {
+            "llvm.addrspacecast" if from.is_some_and(|f| pointer_address_space(f.r#type()) == Some(space)) => {
+                return from.expect("checked");
+            }
+            names::PARAM_TO_GENERIC if space == address_space::PARAM => {
+                if let Some(from) = from {
+                    return from;
+                }
+            }
+            "llvm.getelementptr" | "llvm.select" => {
+                let positions: &[usize] = if op_name(op) == "llvm.getelementptr" { &[0] } else { &[1, 2] };
+                let specific: Vec<_> = positions
+                    .iter()
+                    .map(|p| {
+                        let operand = op.operand(*p).expect("a GEP base or select arm");
+                        (*p, if is_generic_pointer(operand) { self.specific(owned(operand), space) } else { owned(operand) })
+                    })
+                    .collect();
+                // SAFETY: a clone of a live op, inserted right after it; its
+                // operands dominate the original, hence the clone.
+                let clone = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+                let block = op.block().expect("an op in a block");
+                let clone = block.insert_operation_after(op, clone);
+                for (position, operand) in specific {
+                    // SAFETY: setting an operand of the live clone.
+                    unsafe { mlir_sys::mlirOperationSetOperand(clone.to_raw(), position as isize, operand.to_raw()) };
+                }
+                let value = owned(first_result(clone).expect("one result"));
+                // SAFETY: retyping the clone's result before anything uses it.
+                unsafe { mlir_sys::mlirValueSetType(value.to_raw(), target.to_raw()) };
+                return value;
+            }
+            _ => {}
+        }
+        let block = op.block().expect("an op in a block");
+        let cast = block.insert_operation_after(op, addrspacecast(value, target, op.location()));
+        owned(first_result(cast).expect("one result"))
+    }
+}
+
+/// `value` with the lifetime of the function body it lives in (melior ties
+/// the results of a newly inserted op to the block borrow).
+fn owned<'c, 'a>(value: Value) -> Value<'c, 'a> {
+    // SAFETY: the op is owned by the function body, which outlives the pass.
+    unsafe { Value::from_raw(value.to_raw()) }
+}
+
+/// The `opt-byval` value recorded by `lower-struct-args` on the nearest
+/// enclosing op that has one.
+pub fn recorded_opt_byval(op: OperationRef) -> Option<bool> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if let Ok(attribute) = parent.attribute(OPT_BYVAL_ATTRIBUTE) {
+            return BoolAttribute::try_from(attribute).ok().map(|a| a.value());
+        }
+        current = parent.parent_operation();
+    }
+    None
+}
+
+/// Whether `opt-byval` matters to `func`: it has a `byval` parameter or
+/// a param-space pointer.
+fn uses_param_space(func: OperationRef, ops: &[OperationRef]) -> bool {
+    (0..parameter_count(func)).any(|index| parameter_has(func, index, "llvm.byval"))
+        || ops.iter().any(|op| {
+            op_name(*op).starts_with("ptxcc.")
+                || (0..op.result_count())
+                    .any(|i| op.result(i).is_ok_and(|r| pointer_address_space(r.r#type()) == Some(address_space::PARAM)))
+        })
+}
+
+/// Checks that `options.opt_byval` agrees with the value `lower-struct-args`
+/// recorded, where it matters to `func`; reports a disagreement at `func`.
+pub fn check_opt_byval(func: OperationRef, options: &MemorySpaceOptOptions) -> Result<(), MemorySpaceOptError> {
+    let Some(recorded) = recorded_opt_byval(func) else { return Ok(()) };
+    if recorded == options.opt_byval || !uses_param_space(func, &function_ops(func)) {
+        return Ok(());
+    }
+    emit_error(
+        func.location(),
+        &format!(
+            "option 'opt-byval' disagrees between passes: lower-struct-args ran with opt-byval={recorded} but \
+             memory-space-opt has opt-byval={}; give both passes the same value (ptxcc-pipeline hands one value to \
+             both)",
+            options.opt_byval
+        ),
+    );
+    Err(MemorySpaceOptError::OptByvalMismatch { ours: options.opt_byval, recorded })
+}
+
+/// Runs the pass on one function (see the module documentation).
+pub fn memory_space_opt(
+    func: OperationRef,
+    options: &MemorySpaceOptOptions,
+) -> Result<MemorySpaceStats, MemorySpaceOptError> {
+    check_opt_byval(func, options)?;
+    let kernel = is_kernel(func);
+    let ops = function_ops(func);
+    let mut materializer = Materializer { analysis: SpaceAnalysis::new(func, options), memo: HashMap::new() };
+    let mut stats = MemorySpaceStats::default();
+    // Address computations in use now; those left without uses at the end
+    // are erased.
+    let live: Vec<_> = ops.iter().filter(|op| is_address(**op) && first_result(**op).is_some_and(|r| !has_no_uses(r))).copied().collect();
+    for op in &ops {
+        for &(index, writes, atomic) in memory_operands(*op) {
+            let Ok(pointer) = op.operand(index) else { continue };
+            if !is_generic_pointer(pointer) {
+                continue;
+            }
+            let Some(space) = materializer.analysis.specific(pointer) else { continue };
+            if !allowed(space, writes, atomic, kernel) {
+                continue;
+            }
+            let specific = materializer.specific(pointer, space);
+            // SAFETY: replacing an operand of a live op with a dominating value.
+            unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, specific.to_raw()) };
+            stats.accesses += 1;
+        }
+        // Cast pairs: generic -> N of a pointer known in N, and
+        // generic -> N -> generic.
+        if op_name(*op) == "llvm.addrspacecast" || op_name(*op) == names::GENERIC_TO_AS {
+            let (Ok(source), Some(result)) = (op.operand(0), first_result(*op)) else { continue };
+            let to = pointer_address_space(result.r#type());
+            if is_generic_pointer(source) && to.is_some() && materializer.analysis.specific(source) == to {
+                let to = to.expect("checked");
+                if allowed(to, false, false, kernel) {
+                    let specific = materializer.specific(source, to);
+                    replace_uses(result, specific);
+                    stats.folded_casts += 1;
+                }
+            } else if to == Some(address_space::GENERIC) {
+                if let Some(inner) = crate::kernel::defining_op(source, "llvm.addrspacecast") {
+                    let original = inner.operand(0).ok().filter(|v| is_generic_pointer(*v));
+                    if let Some(original) = original {
+                        replace_uses(result, original);
+                        stats.folded_casts += 1;
+                    }
+                }
+            }
+        }
+    }
+    // Users first: a chain of dead GEPs goes at once.
+    for op in live.iter().rev() {
+        if first_result(*op).is_some_and(has_no_uses) {
+            erase(*op);
+        }
+    }
+    Ok(stats)
+}
+
+/// Whether `op` only computes an address (erasable when unused).
+fn is_address(op: OperationRef) -> bool {
+    matches!(
+        op_name(op),
+        "llvm.addrspacecast" | "llvm.getelementptr" | "llvm.select" | names::PARAM_TO_GENERIC | names::GENERIC_TO_AS
+    )
+}
+
+static PASS_ID: PassId = PassId;
+
+/// The `memory-space-opt` pass, anchored on `llvm.func`.
+pub fn create_memory_space_opt_pass(options: &MemorySpaceOptOptions) -> Pass {
+    options.create_pass()
+}
+
+impl PtxccPass for MemorySpaceOptOptions {
+    const NAME: &'static str = "MemorySpaceOpt";
+    const ANCHOR: &'static str = "llvm.func";
+
+    fn create_pass(&self) -> Pass {
+        let options = *self;
+        pass_from_fn::<Self>(&PASS_ID, move |function| memory_space_opt(function, &options).is_ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Space;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case(Space::Unknown, Space::Specific(1), Space::Specific(1))]
+    #[case(Space::Specific(1), Space::Unknown, Space::Specific(1))]
+    #[case(Space::Specific(1), Space::Specific(1), Space::Specific(1))]
+    #[case(Space::Specific(1), Space::Specific(3), Space::Generic)]
+    #[case(Space::Generic, Space::Specific(5), Space::Generic)]
+    #[case(Space::Unknown, Space::Unknown, Space::Unknown)]
+    fn joins(#[case] a: Space, #[case] b: Space, #[case] expected: Space) {
+        assert_eq!(a.join(b), expected);
+        assert_eq!(b.join(a), expected);
+    }
+}
