@@ -89,7 +89,7 @@ pub fn i64_array_attribute(op: OperationRef, name: &str) -> Option<Vec<i64>> {
 /// The integer `value` is known to hold: the result of an integer
 /// `llvm.mlir.constant` or `arith.constant`.
 pub fn constant_int(value: Value) -> Option<i64> {
-    let result = OperationResult::try_from(value).ok()?;
+    let result = as_result(value)?;
     let owner = result.owner();
     let name = op_name(owner);
     if name != "llvm.mlir.constant" && name != "arith.constant" {
@@ -236,4 +236,18 @@ pub fn addrspacecast<'c>(
         .add_results(&[to])
         .build()
         .expect("an addrspacecast between pointers is valid")
+}
+
+/// `value` as an op result, `None` for a block argument. (Use this, not
+/// melior's `OperationResult::try_from`: its error prints the value, which
+/// prints and verifies the whole enclosing op; a walk that asks once per
+/// value became quadratic in the module size.)
+pub fn as_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
+    value.is_operation_result().then(|| OperationResult::try_from(value).ok()).flatten()
+}
+
+/// `value` as a block argument, `None` for an op result (see [`as_result`]
+/// for why not `BlockArgument::try_from`).
+pub fn as_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<melior::ir::block::BlockArgument<'c, 'a>> {
+    value.is_block_argument().then(|| melior::ir::block::BlockArgument::try_from(value).ok()).flatten()
 }

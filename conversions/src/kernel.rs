@@ -85,7 +85,7 @@ pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationR
 /// If `value` is a parameter of `func` (an argument of its entry block),
 /// its index.
 pub fn parameter_index(func: OperationRef, value: Value) -> Option<usize> {
-    let argument = melior::ir::block::BlockArgument::try_from(value).ok()?;
+    let argument = crate::ir::as_argument(value)?;
     let owner: BlockRef = argument.owner();
     let entry = func.region(0).ok()?.first_block()?;
     (owner == entry).then(|| argument.argument_number())
@@ -207,7 +207,7 @@ pub fn dictionary<'c>(context: &'c melior::Context, entries: &[(Identifier<'c>, 
 
 /// Whether a value is produced by an op of the given name, and that op.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let result = crate::ir::as_result(value)?;
     let owner = result.owner();
     (op_name(owner) == name).then_some(owner)
 }

@@ -65,8 +65,8 @@ use crate::{
     abi::{layout::align_to, mlir::abi_type, AbiError, DataLayout},
     context::context_of,
     ir::{
-        addrspacecast, constant_int, erase, first_result, has_no_uses, integer_attribute, integer_constant,
-        replace_uses, type_attribute,
+        addrspacecast, constant_int, erase, first_result, has_no_uses, integer_attribute, integer_constant, op_name,
+        replace_uses, type_attribute, uses,
     },
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
     pass::{pass_from_fn, PassId, PtxccPass},
@@ -218,7 +218,20 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
                 insert(view, generic)
             }
         };
-        replace_uses(owned(first_result(alloca)), replacement);
+        let old = owned(first_result(alloca));
+        // Lifetime markers and debug records must name the alloca itself
+        // (LLVM's verifier: "llvm.lifetime.start/end can only be used on
+        // alloca or poison"); everything else goes through the casts.
+        for user in uses(old) {
+            if matches!(
+                op_name(user.owner),
+                "llvm.intr.lifetime.start" | "llvm.intr.lifetime.end" | "llvm.intr.dbg.declare" | "llvm.intr.dbg.value"
+            ) {
+                // SAFETY: the new alloca dominates every user of the old one.
+                unsafe { mlir_sys::mlirOperationSetOperand(user.owner.to_raw(), user.index as isize, slot.to_raw()) };
+            }
+        }
+        replace_uses(old, replacement);
         erase(alloca);
         if let Some(constant) = crate::kernel::defining_op(size, "llvm.mlir.constant") {
             if has_no_uses(size) {

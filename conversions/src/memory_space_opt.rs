@@ -434,9 +434,9 @@ impl<'c, 'a> Materializer<'c, 'a> {
         // SAFETY: the context outlives every value of it.
         let context = unsafe { value.r#type().context().to_ref() };
         let target = pointer_type(context, space);
-        let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else {
+        let Some(result) = crate::ir::as_result(value) else {
             // A block argument: one cast at the top of its block.
-            let argument = melior::ir::block::BlockArgument::try_from(value).expect("a value is a result or argument");
+            let argument = crate::ir::as_argument(value).expect("a value is a result or argument");
             let block = argument.owner();
             let cast = addrspacecast(value, target, argument.owner().parent_operation().map_or_else(
                 || melior::ir::Location::unknown(context),
@@ -449,7 +449,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
             return owned(first_result(cast).expect("one result"));
         };
         let op = result.owner();
-        let from = op.operand(0).ok().map(owned);
+        let from = (op.operand_count() > 0).then(|| op.operand(0).ok().map(owned)).flatten();
         match op_name(op) {
             "llvm.addrspacecast" if from.is_some_and(|f| pointer_address_space(f.r#type()) == Some(space)) => {
                 return from.expect("checked");

@@ -592,7 +592,7 @@ fn slot_store<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout, leaf: u6
     let align = crate::ir::integer_attribute(store, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
     let mut base = store.operand(1).ok()?;
     let mut offset = 0i64;
-    while let Ok(result) = melior::ir::operation::OperationResult::try_from(base) {
+    while let Some(result) = crate::ir::as_result(base) {
         let gep = result.owner();
         if op_name(gep) != "llvm.getelementptr" {
             break;
@@ -609,11 +609,11 @@ fn slot_store<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout, leaf: u6
 fn defined_before(value: Value, call: OperationRef) -> bool {
     let Some(block) = call.block() else { return false };
     let entry = block.parent_region().and_then(|r| r.first_block());
-    if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
+    if let Some(argument) = crate::ir::as_argument(value) {
         let owner = argument.owner();
         return owner == block || Some(owner) == entry;
     }
-    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return false };
+    let Some(result) = crate::ir::as_result(value) else { return false };
     let definer = result.owner();
     let Some(defined_in) = definer.block() else { return false };
     if defined_in != block {
@@ -819,7 +819,7 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
 /// Erases `address` when it is a GEP without uses, and its bases after it.
 fn erase_dead_geps(address: Value) {
     let mut current = address;
-    while let Ok(result) = melior::ir::operation::OperationResult::try_from(current) {
+    while let Some(result) = crate::ir::as_result(current) {
         let gep = result.owner();
         if op_name(gep) != "llvm.getelementptr" || !has_no_uses(current) {
             return;

@@ -27,7 +27,7 @@ pub fn param_space_parameter<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationR
             current = op.operand(0).ok()?;
             continue;
         }
-        let argument = melior::ir::block::BlockArgument::try_from(current).ok()?;
+        let argument = crate::ir::as_argument(current)?;
         let owner = argument.owner().parent_operation()?;
         // SAFETY: the function is part of the IR the value lives in; only the
         // borrow melior ties to the block argument ends here.
