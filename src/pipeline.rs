@@ -7,12 +7,14 @@
 //! `memory-space-opt` (seed 002: both passes must read the same byte).
 
 use melior::pass::{OperationPassManager, PassManager};
+use melior::ir::{operation::OperationLike, OperationRef};
 use ptxcc_conversions::{
-    lower_alloca::{create_lower_alloca_pass, LowerAllocaOptions},
+    ir::module_functions,
+    lower_alloca::{create_lower_alloca_pass, lower_alloca, LowerAllocaOptions},
     lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
-    memory_space_opt::{create_memory_space_opt_pass, MemorySpaceOptOptions},
+    memory_space_opt::{create_memory_space_opt_pass, memory_space_opt, MemorySpaceOptOptions},
     options::{parse_bool, unknown_option},
-    ptxcc_to_llvm::{create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
+    ptxcc_to_llvm::{convert_ptxcc_to_llvm, create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     OptionError, OptionInfo, PassOptions,
 };
 
@@ -127,4 +129,52 @@ pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: 
         functions.add_pass(create_memory_space_opt_pass(&options.memory_space_opt()));
         functions.add_pass(create_convert_ptxcc_to_llvm_pass(&options.convert));
     });
+    if anchor != "llvm.func" {
+        pm.add_pass(create_nested_functions_pass(anchor, options));
+    }
+}
+
+/// Runs the function passes of the pipeline, in order, on one function.
+fn run_function_passes(func: OperationRef, options: &PipelineOptions) -> bool {
+    lower_alloca(func, &options.alloca).is_ok()
+        && memory_space_opt(func, &options.memory_space_opt()).is_ok()
+        && convert_ptxcc_to_llvm(func, &options.convert).is_ok()
+}
+
+#[repr(align(8))]
+struct NestedFunctionsId;
+static NESTED_FUNCTIONS_ID: NestedFunctionsId = NestedFunctionsId;
+
+/// A pass for the functions a pass manager nested on `llvm.func` does not
+/// reach: those inside nested modules (`builtin.module`, `gpu.module`) at
+/// any depth. It runs the function passes on them one after the other
+/// (lower-struct-args, a module pass, has already lowered them).
+fn create_nested_functions_pass(anchor: &str, options: &PipelineOptions) -> melior::pass::Pass {
+    let options = options.clone();
+    // MLIR keeps the op name without copying it: it must outlive the pass.
+    let anchor: &'static str = match anchor {
+        "builtin.module" => "builtin.module",
+        "gpu.module" => "gpu.module",
+        other => Box::leak(other.to_string().into_boxed_str()),
+    };
+    melior::pass::create_external(
+        move |module: OperationRef<'_, '_>, pass: melior::pass::ExternalPass<'_>| {
+            let mut ok = true;
+            for func in module_functions(module) {
+                let nested = func.parent_operation().is_some_and(|parent| parent != module);
+                if nested {
+                    ok &= run_function_passes(func, &options);
+                }
+            }
+            if !ok {
+                pass.signal_failure();
+            }
+        },
+        melior::ir::r#type::TypeId::create(&NESTED_FUNCTIONS_ID),
+        "PtxccNestedFunctions",
+        "ptxcc-nested-functions",
+        "The pipeline's function passes on functions inside nested modules",
+        anchor,
+        &[],
+    )
 }

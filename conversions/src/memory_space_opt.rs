@@ -513,11 +513,13 @@ pub fn recorded_opt_byval(op: OperationRef) -> Option<bool> {
 /// Whether `opt-byval` matters to `func`: it has a `byval` parameter or
 /// a param-space pointer.
 fn uses_param_space(func: OperationRef, ops: &[OperationRef]) -> bool {
+    let param_space = |value: Value| pointer_address_space(value.r#type()) == Some(address_space::PARAM);
+    let entry = func.region(0).ok().and_then(|r| r.first_block());
     (0..parameter_count(func)).any(|index| parameter_has(func, index, "llvm.byval"))
+        || entry.is_some_and(|b| (0..b.argument_count()).any(|i| b.argument(i).is_ok_and(|a| param_space(a.into()))))
         || ops.iter().any(|op| {
             op_name(*op).starts_with("ptxcc.")
-                || (0..op.result_count())
-                    .any(|i| op.result(i).is_ok_and(|r| pointer_address_space(r.r#type()) == Some(address_space::PARAM)))
+                || (0..op.result_count()).any(|i| op.result(i).is_ok_and(|r| param_space(r.into())))
         })
 }
 
@@ -568,6 +570,10 @@ pub fn memory_space_opt(
             unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, specific.to_raw()) };
             stats.accesses += 1;
         }
+    }
+    // Then the casts, so that an access through `generic -> N -> generic`
+    // takes the space-N pointer before the pair folds to the original.
+    for op in &ops {
         // Cast pairs: generic -> N of a pointer known in N, and
         // generic -> N -> generic.
         if op_name(*op) == "llvm.addrspacecast" || op_name(*op) == names::GENERIC_TO_AS {
