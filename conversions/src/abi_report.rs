@@ -42,6 +42,7 @@ use melior::{
 use ptxcc_dialect::verify::emit_error;
 
 use crate::{
+    lower_alloca::{frame_layout, FrameLayout},
     abi::{
         check_param_space, classify_argument, classify_result,
         prototype::pass_as_array,
@@ -252,6 +253,30 @@ pub fn function_report(
     Ok(out)
 }
 
+/// The local depot line of a function with stack slots (empty without):
+/// `//  local depot: 36 bytes, align 16; slots (offset:size@align): 0:1@1 8:24@8 32:4@16`,
+/// laid out as seed 004 does (a dynamic slot shows `?` for its size).
+pub fn frame_report(frame: &FrameLayout) -> String {
+    if frame.slots.is_empty() {
+        return String::new();
+    }
+    let slots: Vec<String> = frame
+        .slots
+        .iter()
+        .map(|slot| {
+            let size = if slot.dynamic { "?".to_string() } else { slot.size.to_string() };
+            format!("{}:{size}@{}", slot.offset, slot.align)
+        })
+        .collect();
+    let dynamic = if frame.slots.iter().any(|slot| slot.dynamic) { " plus dynamic slots" } else { "" };
+    format!(
+        "//  local depot: {} bytes{dynamic}, align {}; slots (offset:size@align): {}\n",
+        frame.size,
+        frame.align,
+        slots.join(" ")
+    )
+}
+
 /// Reports every `llvm.func` of `module` into `out` and checks the kernels'
 /// param space. Problems (a type without a PTX ABI, an unknown chip, a
 /// kernel over the limit) are errors at the function's location; returns
@@ -264,7 +289,8 @@ pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut
         let name = crate::abi::signature::function_name(func);
         let outcome = options.target.target_of(func).and_then(|target| {
             let signature = function_signature(func, taken.contains(&name))?;
-            let text = function_report(&signature, &layout, &target, &options.thresholds)?;
+            let mut text = function_report(&signature, &layout, &target, &options.thresholds)?;
+            text.push_str(&frame_report(&frame_layout(func, &layout, 0)?));
             Ok((text, check_param_space(&signature, &layout, &target)?))
         });
         match outcome {

@@ -1,6 +1,6 @@
 // The opt-byval disagreement in --verify-diagnostics form: the value
-// lower-struct-args recorded on the module (ptxcc.opt_byval) against
-// memory-space-opt's own, in both directions.
+// lower-struct-args recorded on the module (ptxcc.opt_byval) is true,
+// memory-space-opt has false (the other direction: opt-byval-recorded-off.mlir).
 // RUN: %ptxcc-opt %s --split-input-file --verify-diagnostics --memory-space-opt=opt-byval=false
 // RUN: not %ptxcc-opt %s --split-input-file --memory-space-opt=opt-byval=false 2>&1 | FileCheck %s
 

@@ -1,0 +1,36 @@
+// lower-alloca and dynamic allocas: an error at the alloca by default (the
+// function is left unchanged); with dynamic-alloca-size=N, seed 004's
+// conservative maximum: N bytes hoisted to the entry block, aligned as the
+// element was.
+// RUN: %ptxcc-opt %s --split-input-file --verify-diagnostics --lower-alloca
+// RUN: %ptxcc-opt %s --split-input-file --lower-alloca=dynamic-alloca-size=4096 | FileCheck %s
+
+// CHECK-LABEL: llvm.func @vla(
+// CHECK: %[[N:.*]] = llvm.mlir.constant(4096 : i64) : i64
+// CHECK-NEXT: %[[A:.*]] = llvm.alloca %[[N]] x i8 {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %[[L:.*]] = llvm.addrspacecast %[[A]] : !llvm.ptr to !llvm.ptr<5>
+// CHECK-NEXT: %[[G:.*]] = llvm.addrspacecast %[[L]] : !llvm.ptr<5> to !llvm.ptr
+// CHECK: llvm.store %{{.*}}, %[[G]] : f64, !llvm.ptr
+llvm.func @vla(%n: i64, %x: f64) {
+  llvm.br ^body
+^body:
+  // expected-error@+1 {{dynamic alloca: PTX needs a local frame of fixed size; make the size a constant, or pass 'dynamic-alloca-size=N' to lower-alloca to reserve N bytes for it}}
+  %a = llvm.alloca %n x f64 : (i64) -> !llvm.ptr
+  llvm.store %x, %a : f64, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Every dynamic alloca is reported, and the constant one beside them is
+// left as it was.
+// CHECK-LABEL: llvm.func @two(
+llvm.func @two(%n: i32, %m: i32) {
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %fixed = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
+  // expected-error@+1 {{dynamic alloca}}
+  %a = llvm.alloca %n x i32 {alignment = 4 : i64} : (i32) -> !llvm.ptr
+  // expected-error@+1 {{dynamic alloca}}
+  %b = llvm.alloca %m x i16 : (i32) -> !llvm.ptr
+  llvm.return
+}
