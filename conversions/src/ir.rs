@@ -216,8 +216,10 @@ pub fn integer_constant<'c>(
     value: i64,
     location: melior::ir::Location<'c>,
 ) -> melior::ir::Operation<'c> {
-    // SAFETY: the context lives as long as the type.
-    let context = unsafe { melior::ir::r#type::TypeLike::context(&ty).to_ref() };
+    // SAFETY: `context_ref` outlives every use of the reference (melior's
+    // `to_ref` points into the `ContextRef` itself, which must stay alive).
+    let context_ref = melior::ir::r#type::TypeLike::context(&ty);
+    let context = unsafe { context_ref.to_ref() };
     melior::ir::operation::OperationBuilder::new("llvm.mlir.constant", location)
         .add_attributes(&[(melior::ir::Identifier::new(context, "value"), IntegerAttribute::new(ty, value).into())])
         .add_results(&[ty])

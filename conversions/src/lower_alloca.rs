@@ -255,8 +255,11 @@ fn owned<'c, 'a>(value: Option<Value>) -> Value<'c, 'a> {
 fn slot_attributes<'c>(alloca: OperationRef<'c, '_>, dynamic: bool) -> Vec<(Identifier<'c>, Attribute<'c>)> {
     let mut attributes: Vec<_> = alloca.attributes().collect();
     if dynamic {
-        // SAFETY: the context outlives the attributes made from it.
-        let context: &'c melior::Context = unsafe { alloca.context().to_ref() };
+        // SAFETY: `context_ref` outlives every use of the reference (melior's
+        // `to_ref` points into the `ContextRef` itself); the attributes hold
+        // the raw context, which outlives them.
+        let context_ref = alloca.context();
+        let context: &'c melior::Context = unsafe { context_ref.to_ref() };
         let align = integer_attribute(alloca, "alignment").filter(|a| *a > 0).or_else(|| {
             let element = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
             i64::try_from(DataLayout::default().pref_align(&element)).ok()

@@ -431,8 +431,10 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 
     fn build(&mut self, value: Value<'c, 'a>, space: u32) -> Value<'c, 'a> {
-        // SAFETY: the context outlives every value of it.
-        let context = unsafe { value.r#type().context().to_ref() };
+        // SAFETY: `context_ref` outlives every use of the reference (melior's
+        // `to_ref` points into the `ContextRef` itself).
+        let context_ref = value.r#type().context();
+        let context = unsafe { context_ref.to_ref() };
         let target = pointer_type(context, space);
         let Some(result) = crate::ir::as_result(value) else {
             // A block argument: one cast at the top of its block.

@@ -151,8 +151,10 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
     let mut raw_calls: Vec<(String, mlir_sys::MlirOperation)> = Vec::new();
     let mut defined: HashMap<String, usize> = HashMap::new();
     let mut musttail_callers: Vec<String> = Vec::new();
-    // SAFETY: the context outlives the module.
-    let context: &Context = unsafe { module.context().to_ref() };
+    // SAFETY: `context_ref` lives as long as the reference (melior's
+    // `to_ref` points into the `ContextRef` itself, not at the context).
+    let context_ref = module.context();
+    let context: &Context = unsafe { context_ref.to_ref() };
     // Attributes are uniqued: one comparison finds `musttail`.
     let musttail = Attribute::parse(context, "#llvm.tailcallkind<musttail>");
     let mut current_function = String::new();
@@ -703,8 +705,11 @@ fn byte_address<'c, 'a>(
 }
 
 fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, elided: Option<&ElidedSlot<'c, 'a>>) {
-    // SAFETY: the context outlives every IR object of this module.
-    let context: &'c Context = unsafe { call.context().to_ref() };
+    // SAFETY: `context_ref` outlives every use of the reference (melior's
+    // `to_ref` points into the `ContextRef` itself); what is built from it
+    // holds the raw context, which outlives the module.
+    let context_ref = call.context();
+    let context: &'c Context = unsafe { context_ref.to_ref() };
     let location = call.location();
     let arguments = call_arguments(call);
     let mut operands: Vec<Value> = Vec::new();
