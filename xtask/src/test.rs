@@ -72,7 +72,14 @@ fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFai
             exec::run_streaming(cargo(&root).args(["test", "--workspace", "--exclude", "xtask"]))
         })?;
     }
-    timings.time("lit", || run_lit(&toolchain, &root))
+    timings.time("lit", || run_lit(&toolchain, &root, &workspace::ptxcc_opt()))?;
+    // The same suite against an optimised driver: undefined behaviour in
+    // unsafe FFI code (a dangling reference, say) can pass in debug builds
+    // and crash in release ones, which is what users and the benchmark run.
+    timings.time("release build", || {
+        exec::run_streaming(cargo(&root).args(["build", "--release", "-p", "ptxcc", "--bin", "ptxcc-opt"]))
+    })?;
+    timings.time("lit (release)", || run_lit(&toolchain, &root, &workspace::ptxcc_opt_release()))
 }
 
 /// A cargo command that runs in the workspace root.
@@ -82,17 +89,16 @@ fn cargo(root: &Path) -> Command {
     cmd
 }
 
-/// Runs the lit suite in `test/` against the freshly built driver.
-fn run_lit(toolchain: &Toolchain, root: &Path) -> Result<(), String> {
-    let driver = workspace::ptxcc_opt();
-    if !exec::is_executable(&driver) {
+/// Runs the lit suite in `test/` against the freshly built `driver`.
+fn run_lit(toolchain: &Toolchain, root: &Path, driver: &Path) -> Result<(), String> {
+    if !exec::is_executable(driver) {
         return Err(format!("the driver was not built at {}", driver.display()));
     }
     println!("xtask: PTXCC_OPT={}", driver.display());
     let mut cmd = toolchain.lit_command();
     cmd.args(["-sv", "--time-tests", "test"])
         .current_dir(root)
-        .env("PTXCC_OPT", &driver)
+        .env("PTXCC_OPT", driver)
         .env("PATH", path_with_llvm_first()?);
     exec::run_streaming(&mut cmd)
 }

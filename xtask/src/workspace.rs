@@ -37,6 +37,11 @@ pub fn ptxcc_opt() -> PathBuf {
     target_dir().join("debug").join("ptxcc-opt")
 }
 
+/// The optimised driver (`cargo build --release`).
+pub fn ptxcc_opt_release() -> PathBuf {
+    target_dir().join("release").join("ptxcc-opt")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -168,19 +168,47 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
         if is_musttail {
             musttail_callers.push(current_function.clone());
         }
-        // SAFETY: reading the attributes of a live op.
-        let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) };
-        for i in 0..count {
-            // SAFETY: `i` is in range.
-            let named = unsafe { mlir_sys::mlirOperationGetAttribute(op.to_raw(), i) };
+        // Reading every attribute of an op that keeps them as properties
+        // builds its attribute dictionary (uniqued under the context's lock)
+        // once per attribute read: most of this walk's time on large
+        // modules. For the ops that fill modules only the discardable
+        // attributes and the named inherent ones that can hold a symbol are
+        // read; any other op has all its attributes read.
+        let mut named_attributes = Vec::new();
+        match inherent_symbol_attributes(op_name(op)) {
+            Some(inherent) => {
+                // SAFETY: reading the attributes of a live op; indices in range.
+                unsafe {
+                    for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(op.to_raw()) {
+                        let named = mlir_sys::mlirOperationGetDiscardableAttribute(op.to_raw(), i);
+                        named_attributes.push((identifier_str(named.name), named.attribute));
+                    }
+                    for name in inherent {
+                        let name_ref = melior::StringRef::new(name);
+                        let value = mlir_sys::mlirOperationGetInherentAttributeByName(op.to_raw(), name_ref.to_raw());
+                        if !value.ptr.is_null() {
+                            named_attributes.push((name, value));
+                        }
+                    }
+                }
+            }
+            None => {
+                // SAFETY: reading the attributes of a live op; indices in range.
+                unsafe {
+                    for i in 0..mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) {
+                        let named = mlir_sys::mlirOperationGetAttribute(op.to_raw(), i);
+                        named_attributes.push((identifier_str(named.name), named.attribute));
+                    }
+                }
+            }
+        }
+        for (key, raw) in named_attributes {
             // SAFETY: the attribute belongs to the live op.
-            let attribute = unsafe { Attribute::from_raw(named.attribute) };
-            // SAFETY: an identifier of the live op.
-            let key = unsafe { Identifier::from_raw(named.name) };
-            if op_name(op) == "llvm.func" && key.as_string_ref().as_str() == Ok("sym_name") {
+            let attribute = unsafe { Attribute::from_raw(raw) };
+            if op_name(op) == "llvm.func" && key == "sym_name" {
                 continue;
             }
-            let callee = is_call && key.as_string_ref().as_str() == Ok("callee");
+            let callee = is_call && key == "callee";
             for name in symbols_in(attribute) {
                 if callee {
                     if is_musttail {
@@ -209,6 +237,40 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
         }
     }
     found
+}
+
+/// The text of an identifier (owned by the context).
+fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
+    // SAFETY: identifiers live as long as the context; the bytes are UTF-8
+    // with the given length.
+    unsafe {
+        let text = mlir_sys::mlirIdentifierStr(identifier);
+        std::str::from_utf8(std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)).unwrap_or_default()
+    }
+}
+
+/// The inherent attributes (properties) that may name a symbol, for the
+/// ops that fill modules: `Some(names)` when only those can (none for the
+/// ops of function bodies), `None` for any other op (all its attributes are
+/// read).
+fn inherent_symbol_attributes(name: &str) -> Option<&'static [&'static str]> {
+    const NONE: &[&str] = &[];
+    if name.starts_with("llvm.intr.") || name.starts_with("nvvm.") || name.starts_with("ptxcc.") {
+        return Some(NONE);
+    }
+    let op = name.strip_prefix("llvm.")?;
+    match op {
+        "func" => Some(&["personality", "comdat"]),
+        "call" => Some(&["callee"]),
+        "load" | "store" | "getelementptr" | "alloca" | "mlir.constant" | "mlir.zero" | "mlir.undef" | "mlir.poison"
+        | "br" | "cond_br" | "switch" | "return" | "unreachable" | "extractvalue" | "insertvalue"
+        | "extractelement" | "insertelement" | "shufflevector" | "icmp" | "fcmp" | "select" | "freeze" | "add"
+        | "sub" | "mul" | "sdiv" | "udiv" | "srem" | "urem" | "and" | "or" | "xor" | "shl" | "lshr" | "ashr"
+        | "fadd" | "fsub" | "fmul" | "fdiv" | "frem" | "fneg" | "sext" | "zext" | "trunc" | "fpext" | "fptrunc"
+        | "fptosi" | "fptoui" | "sitofp" | "uitofp" | "bitcast" | "addrspacecast" | "ptrtoint" | "inttoptr"
+        | "atomicrmw" | "cmpxchg" | "fence" => Some(NONE),
+        _ => None,
+    }
 }
 
 /// The flat symbols an attribute names, through arrays and dictionaries.
