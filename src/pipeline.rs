@@ -6,8 +6,8 @@
 //! [`PipelineOptions::opt_byval`], handed to both `lower-struct-args` and
 //! `memory-space-opt` (seed 002: both passes must read the same byte).
 
+use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 use melior::pass::{OperationPassManager, PassManager};
-use melior::ir::{operation::OperationLike, OperationRef};
 use ptxcc_conversions::{
     ir::module_functions,
     lower_alloca::{create_lower_alloca_pass, lower_alloca, LowerAllocaOptions},
@@ -73,8 +73,8 @@ impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
     const SUMMARY: &'static str = "The whole ptxcc lowering, with one set of options shared by every pass";
     const OPTIONS: &'static [OptionInfo] = &[
-        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], ALLOCA[0], ALLOCA[1], MEMORY[1],
-        CONVERT[0], CONVERT[1],
+        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], ALLOCA[0], ALLOCA[1],
+        MEMORY[1], CONVERT[0], CONVERT[1],
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
@@ -159,12 +159,17 @@ fn create_nested_functions_pass(anchor: &str, options: &PipelineOptions) -> meli
     };
     melior::pass::create_external(
         move |module: OperationRef<'_, '_>, pass: melior::pass::ExternalPass<'_>| {
+            // Only the ops beside the functions are looked into: walking
+            // the whole module cost as much as a pass on large modules.
             let mut ok = true;
-            for func in module_functions(module) {
-                let nested = func.parent_operation().is_some_and(|parent| parent != module);
-                if nested {
-                    ok &= run_function_passes(func, &options);
+            let mut next = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+            while let Some(op) = next {
+                if op.name().as_string_ref().as_str() != Ok("llvm.func") && op.region_count() > 0 {
+                    for func in module_functions(op) {
+                        ok &= run_function_passes(func, &options);
+                    }
                 }
+                next = op.next_in_block();
             }
             if !ok {
                 pass.signal_failure();

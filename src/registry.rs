@@ -14,8 +14,8 @@ use std::{
 use melior::pass::OperationPassManager;
 use ptxcc_conversions::{
     abi_report::AbiReportOptions, lower_alloca::LowerAllocaOptions, lower_struct_args::LowerStructArgsOptions,
-    memory_space_opt::MemorySpaceOptOptions, pass::PtxccPass,
-    ptxcc_to_llvm::ConvertPtxccToLlvmOptions, OptionError, OptionInfo, PassOptions,
+    memory_space_opt::MemorySpaceOptOptions, pass::PtxccPass, ptxcc_to_llvm::ConvertPtxccToLlvmOptions, OptionError,
+    OptionInfo, PassOptions,
 };
 
 use crate::{

@@ -42,13 +42,13 @@ use melior::{
 use ptxcc_dialect::verify::emit_error;
 
 use crate::{
-    lower_alloca::{frame_layout, FrameLayout},
     abi::{
         check_param_space, classify_argument, classify_result,
         prototype::pass_as_array,
         signature::{address_taken_functions, function_signature},
         AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
     },
+    lower_alloca::{frame_layout, FrameLayout},
     options::{parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
     pass::{pass_from_fn, PassId, PtxccPass},
 };

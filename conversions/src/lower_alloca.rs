@@ -203,11 +203,11 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             };
             owned(first_result(block.insert_operation_before(anchor, integer_constant(ty, count, location))))
         };
-        let slot = owned(first_result(block.insert_operation_before(
-            anchor,
-            new.add_operands(&[size_value]).build().expect("valid alloca"),
-        )));
-        let insert = |value, to| owned(first_result(block.insert_operation_before(anchor, addrspacecast(value, to, location))));
+        let slot = owned(first_result(
+            block.insert_operation_before(anchor, new.add_operands(&[size_value]).build().expect("valid alloca")),
+        ));
+        let insert =
+            |value, to| owned(first_result(block.insert_operation_before(anchor, addrspacecast(value, to, location))));
         let replacement = if options.local_allocas {
             insert(slot, generic)
         } else {

@@ -236,9 +236,10 @@ impl SpaceAnalysis {
                 if !is_generic_pointer(value) {
                     continue;
                 }
-                let global =
-                    kernel && options.kernel_params_global && index < parameter_count(func)
-                        && !parameter_has(func, index, "llvm.byval");
+                let global = kernel
+                    && options.kernel_params_global
+                    && index < parameter_count(func)
+                    && !parameter_has(func, index, "llvm.byval");
                 let space = if global { Space::Specific(address_space::GLOBAL) } else { Space::Generic };
                 analysis.spaces.insert(key(value), space);
             }
@@ -300,9 +301,9 @@ impl SpaceAnalysis {
                 if analysis.spaces.get(argument) == Some(&Space::Generic) {
                     continue;
                 }
-                let space = sources
-                    .iter()
-                    .fold(Space::Unknown, |acc, source| acc.join(*analysis.spaces.get(source).unwrap_or(&Space::Generic)));
+                let space = sources.iter().fold(Space::Unknown, |acc, source| {
+                    acc.join(*analysis.spaces.get(source).unwrap_or(&Space::Generic))
+                });
                 let current = *analysis.spaces.get(argument).unwrap_or(&Space::Unknown);
                 let joined = current.join(space);
                 if joined != current {
@@ -380,9 +381,7 @@ fn source_space(op: OperationRef, kernel: bool, options: &MemorySpaceOptOptions)
         names::PARAM_TO_GENERIC if options.opt_byval => Some(Space::Specific(address_space::PARAM)),
         "llvm.alloca" => Some(Space::Specific(address_space::LOCAL)),
         names::LOAD_PARAM if kernel && options.kernel_params_global => Some(Space::Specific(address_space::GLOBAL)),
-        "llvm.load"
-            if kernel && options.kernel_params_global && from(0) == Some(address_space::PARAM) =>
-        {
+        "llvm.load" if kernel && options.kernel_params_global && from(0) == Some(address_space::PARAM) => {
             Some(Space::Specific(address_space::GLOBAL))
         }
         _ => Some(Space::Generic),
@@ -440,10 +439,14 @@ impl<'c, 'a> Materializer<'c, 'a> {
             // A block argument: one cast at the top of its block.
             let argument = crate::ir::as_argument(value).expect("a value is a result or argument");
             let block = argument.owner();
-            let cast = addrspacecast(value, target, argument.owner().parent_operation().map_or_else(
-                || melior::ir::Location::unknown(context),
-                |op| op.location(),
-            ));
+            let cast = addrspacecast(
+                value,
+                target,
+                argument
+                    .owner()
+                    .parent_operation()
+                    .map_or_else(|| melior::ir::Location::unknown(context), |op| op.location()),
+            );
             let cast = match block.first_operation() {
                 Some(first) => block.insert_operation_before(first, cast),
                 None => block.append_operation(cast),
@@ -467,7 +470,14 @@ impl<'c, 'a> Materializer<'c, 'a> {
                     .iter()
                     .map(|p| {
                         let operand = op.operand(*p).expect("a GEP base or select arm");
-                        (*p, if is_generic_pointer(operand) { self.specific(owned(operand), space) } else { owned(operand) })
+                        (
+                            *p,
+                            if is_generic_pointer(operand) {
+                                self.specific(owned(operand), space)
+                            } else {
+                                owned(operand)
+                            },
+                        )
                     })
                     .collect();
                 // SAFETY: a clone of a live op, inserted right after it; its
@@ -556,7 +566,11 @@ pub fn memory_space_opt(
     let mut stats = MemorySpaceStats::default();
     // Address computations in use now; those left without uses at the end
     // are erased.
-    let live: Vec<_> = ops.iter().filter(|op| is_address(**op) && first_result(**op).is_some_and(|r| !has_no_uses(r))).copied().collect();
+    let live: Vec<_> = ops
+        .iter()
+        .filter(|op| is_address(**op) && first_result(**op).is_some_and(|r| !has_no_uses(r)))
+        .copied()
+        .collect();
     for op in &ops {
         for &(index, writes, atomic) in memory_operands(*op) {
             let Ok(pointer) = op.operand(index) else { continue };
@@ -581,10 +595,13 @@ pub fn memory_space_opt(
         if op_name(*op) == "llvm.addrspacecast" || op_name(*op) == names::GENERIC_TO_AS {
             let (Ok(source), Some(result)) = (op.operand(0), first_result(*op)) else { continue };
             let to = pointer_address_space(result.r#type());
-            if is_generic_pointer(source) && to.is_some() && materializer.analysis.specific(source) == to {
-                let to = to.expect("checked");
-                if allowed(to, false, false, kernel) {
-                    let specific = materializer.specific(source, to);
+            let known = is_generic_pointer(source)
+                .then(|| materializer.analysis.specific(source))
+                .flatten()
+                .filter(|space| Some(*space) == to);
+            if let Some(space) = known {
+                if allowed(space, false, false, kernel) {
+                    let specific = materializer.specific(source, space);
                     replace_uses(result, specific);
                     stats.folded_casts += 1;
                 }

@@ -262,8 +262,8 @@ fn inherent_symbol_attributes(name: &str) -> Option<&'static [&'static str]> {
     match op {
         "func" => Some(&["personality", "comdat"]),
         "call" => Some(&["callee"]),
-        "load" | "store" | "getelementptr" | "alloca" | "mlir.constant" | "mlir.zero" | "mlir.undef" | "mlir.poison"
-        | "br" | "cond_br" | "switch" | "return" | "unreachable" | "extractvalue" | "insertvalue"
+        "load" | "store" | "getelementptr" | "alloca" | "mlir.constant" | "mlir.zero" | "mlir.undef"
+        | "mlir.poison" | "br" | "cond_br" | "switch" | "return" | "unreachable" | "extractvalue" | "insertvalue"
         | "extractelement" | "insertelement" | "shufflevector" | "icmp" | "fcmp" | "select" | "freeze" | "add"
         | "sub" | "mul" | "sdiv" | "udiv" | "srem" | "urem" | "and" | "or" | "xor" | "shl" | "lshr" | "ashr"
         | "fadd" | "fsub" | "fmul" | "fdiv" | "frem" | "fneg" | "sext" | "zext" | "trunc" | "fpext" | "fptrunc"

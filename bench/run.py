@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Compile-time benchmark: ptxcc-opt's pipeline against mlir-opt parsing and printing.
+
+For each size, bench/generate.py writes one module of N llvm.func definitions
+(copies of bench/kernels.cu's device code, imported through clang and
+mlir-translate), and this script measures the median wall time of
+
+  (a) mlir-opt FILE -o OUT                          MLIR's own parse + verify + print
+  (b) ptxcc-opt FILE -o OUT                         the driver's parse + verify + print
+  (c) ptxcc-opt FILE --ptxcc-pipeline -o OUT        the whole lowering
+  (d) once more (c) with --mlir-timing, whose report gives the time per pass
+      (and mlir-opt --mlir-timing once, for its Parser / Output split).
+
+Usage: python3 bench/run.py [--sizes 1000,5000,20000] [--repeat 3] [--markdown]
+"""
+
+import argparse
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import generate  # noqa: E402
+
+
+class BenchError(Exception):
+    pass
+
+
+def tail(text, n=25):
+    return "\n".join(text.strip().splitlines()[-n:])
+
+
+def check_tool(path, what):
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return path
+    found = shutil.which(path)
+    if found:
+        return found
+    raise BenchError(f"{what} not found: {path}")
+
+
+TIMEOUT = None
+
+
+def run_once(cmd):
+    """Run cmd; return (wall seconds, stderr). Raise on failure."""
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"command timed out after {TIMEOUT} s (--timeout): {' '.join(cmd)}")
+    except OSError as e:
+        raise BenchError(f"cannot run {cmd[0]}: {e}")
+    dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise BenchError(f"command failed (exit {p.returncode}): {' '.join(cmd)}\n"
+                         f"--- stderr (tail) ---\n{tail(p.stderr)}")
+    return dt, p.stderr
+
+
+def median_time(cmd, repeat):
+    return statistics.median(run_once(cmd)[0] for _ in range(repeat))
+
+
+# ------------------------------------------------------------------ --mlir-timing report
+
+TIME_RE = re.compile(r"(\d+(?:\.\d+)?)\s+\(\s*\d+(?:\.\d+)?%\)")
+
+
+def parse_timing(stderr):
+    """Rows of MLIR's execution time report: [(depth, name, wall seconds)].
+
+    The report looks like
+
+      ===----...----===
+                   ... Execution time report ...
+      ===----...----===
+        Total Execution Time: 0.0181 seconds
+
+        ----User Time----  ----Wall Time----  ----Name----
+          0.0154 ( 76.2%)    0.0154 ( 84.8%)  LowerStructArgs
+          0.0020 ( 10.1%)    0.0020 ( 11.3%)  'llvm.func' Pipeline
+          0.0020 (  9.9%)    0.0020 ( 11.1%)    ConvertPtxccToLlvm
+          ...
+          0.0202 (100.0%)    0.0181 (100.0%)  Total
+
+    with one "value (pct%)" column per header entry ("User Time" only when
+    MLIR runs multi-threaded) and the name indented two more spaces per
+    nesting level. Several reports (one per pass manager) are all returned.
+    """
+    rows = []
+    cols = None
+    for line in stderr.splitlines():
+        if "----Name----" in line:
+            cols = re.findall(r"----([^-].*?)----", line)
+            continue
+        if cols is None:
+            continue
+        if line.startswith("==="):          # the next report begins
+            cols = None
+            continue
+        ms = list(TIME_RE.finditer(line))
+        if not ms or line[:ms[0].start()].strip():
+            continue
+        values = [float(m.group(1)) for m in ms]
+        rest = line[ms[-1].end():]
+        name = rest.strip()
+        if not name:
+            continue
+        indent = len(rest) - len(rest.lstrip(" "))
+        depth = max(0, (indent - 2) // 2)
+        names = [c for c in cols if c != "Name"]
+        if "Wall Time" in names and len(values) == len(names):
+            wall = values[names.index("Wall Time")]
+        else:
+            wall = values[-1]              # the wall column is the last time column
+        rows.append((depth, name, wall))
+    return rows
+
+
+# ------------------------------------------------------------------ tables
+
+def fmt_table(headers, rows, markdown, align=None):
+    align = align or ["r"] * len(headers)
+    cells = [[str(c) for c in r] for r in rows]
+    if markdown:
+        out = ["| " + " | ".join(headers) + " |",
+               "|" + "|".join(("---:" if a == "r" else ":---") for a in align) + "|"]
+        out += ["| " + " | ".join(r) + " |" for r in cells]
+        return "\n".join(out)
+    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
+              for i, h in enumerate(headers)]
+
+    def line(r):
+        return "  ".join((c.rjust(w) if a == "r" else c.ljust(w))
+                         for c, w, a in zip(r, widths, align)).rstrip()
+    out = [line(headers), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in cells]
+    return "\n".join(out)
+
+
+def s(x):
+    return f"{x:.3f}"
+
+
+# ------------------------------------------------------------------ main
+
+def main():
+    default_ptxcc = os.path.join(REPO, "target/release/ptxcc-opt")
+    if not os.path.exists(default_ptxcc):
+        default_ptxcc = os.path.join(REPO, "target/debug/ptxcc-opt")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ptxcc-opt", default=default_ptxcc,
+                    help="ptxcc-opt binary (default: target/release/ptxcc-opt if it exists, "
+                         "else target/debug/ptxcc-opt)")
+    ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt",
+                    help="mlir-opt binary (default: /usr/lib/llvm-22/bin/mlir-opt)")
+    ap.add_argument("--sizes", default="1000,5000,20000",
+                    help="comma-separated function counts (default: 1000,5000,20000)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the median is shown")
+    ap.add_argument("--cuda", default=os.path.join(HERE, "kernels.cu"), help="CUDA template")
+    ap.add_argument("--markdown", action="store_true", help="print markdown tables")
+    ap.add_argument("--timeout", type=float, metavar="SECONDS",
+                    help="fail when one command runs longer than this (default: no limit)")
+    ap.add_argument("--keep", metavar="DIR", help="write the generated modules to DIR and keep them")
+    a = ap.parse_args()
+
+    try:
+        sizes = [int(x) for x in a.sizes.split(",") if x.strip()]
+        if not sizes or min(sizes) < 1:
+            raise ValueError
+    except ValueError:
+        sys.exit(f"run.py: error: --sizes wants positive integers separated by commas, got {a.sizes!r}")
+    if a.repeat < 1:
+        sys.exit("run.py: error: --repeat must be at least 1")
+    global TIMEOUT
+    TIMEOUT = a.timeout
+
+    try:
+        ptxcc = check_tool(a.ptxcc_opt, "ptxcc-opt")
+        mlir_opt = check_tool(a.mlir_opt, "mlir-opt")
+        for t in ("clang", "mlir-translate"):
+            check_tool(os.path.join(generate.LLVM_BIN, t), t)
+        return bench(a, sizes, ptxcc, mlir_opt)
+    except (BenchError, generate.GenerateError) as e:
+        print(f"run.py: error: {e}", file=sys.stderr)
+        return 1
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for l in f:
+                if l.startswith("model name"):
+                    return l.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def describe(binary):
+    """The binary's --version line and modification time (builds change under us)."""
+    try:
+        p = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30)
+        lines = [l.strip() for l in (p.stdout or p.stderr).splitlines() if l.strip()]
+        version = next((l for l in lines if "version" in l.lower()), lines[0] if lines else "?")
+    except (OSError, subprocess.TimeoutExpired):
+        version = "?"
+    built = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.path.getmtime(binary)))
+    return f"{version}; built {built}"
+
+
+def bench(a, sizes, ptxcc, mlir_opt):
+    md = a.markdown
+    cores = os.cpu_count()
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = cores
+    print(f"machine: {cpu_model()}, {cores} cores ({usable} usable by this process)")
+    print(f"ptxcc-opt: {ptxcc} ({describe(ptxcc)})")
+    print(f"mlir-opt:  {mlir_opt} ({describe(mlir_opt)})")
+    print(f"template:  {a.cuda} (clang/mlir-translate from {generate.LLVM_BIN})")
+    print(f"median of {a.repeat} run(s) per measurement, wall-clock seconds")
+    print(flush=True)
+
+    results = []
+    workroot = a.keep or tempfile.mkdtemp(prefix="ptxcc-bench-")
+    os.makedirs(workroot, exist_ok=True)
+    try:
+        mix = None
+        for n in sizes:
+            src = os.path.join(workroot, f"bench-{n}.mlir")
+            out = os.path.join(workroot, f"bench-{n}.out.mlir")
+            print(f"[{n}] generating ...", file=sys.stderr, flush=True)
+            info = generate.generate(n, src, a.cuda)
+            mix = info["template"]
+            print(f"[{n}] {info['functions']} functions, {info['lines']} lines; measuring ...",
+                  file=sys.stderr, flush=True)
+            t_mlir = median_time([mlir_opt, src, "-o", out], a.repeat)
+            t_parse = median_time([ptxcc, src, "-o", out], a.repeat)
+            t_pipe = median_time([ptxcc, src, "--ptxcc-pipeline", "-o", out], a.repeat)
+            t_timed, err = run_once([ptxcc, src, "--ptxcc-pipeline", "--mlir-timing", "-o", out])
+            passes = parse_timing(err)
+            if not passes:
+                print(f"[{n}] warning: no timing report found in ptxcc-opt's stderr:\n{tail(err)}",
+                      file=sys.stderr)
+            _, merr = run_once([mlir_opt, src, "--mlir-timing", "-o", out])
+            mpasses = parse_timing(merr)
+            results.append(dict(n=info["functions"], requested=n, lines=info["lines"],
+                                mlir=t_mlir, parse=t_parse, pipe=t_pipe, timed=t_timed,
+                                passes=passes, mpasses=mpasses))
+            for p in (src, out):
+                if not a.keep and os.path.exists(p):
+                    os.remove(p)
+    finally:
+        if not a.keep:
+            shutil.rmtree(workroot, ignore_errors=True)
+
+    # Table 1: whole-process times.
+    headers = ["functions", "lines of MLIR", "mlir-opt s", "ptxcc-opt parse+print s",
+               "pipeline s", "pipeline / mlir-opt", "mlir-opt ms / 1k fn", "pipeline ms / 1k fn"]
+    rows = []
+    for r in results:
+        rows.append([r["n"], r["lines"], s(r["mlir"]), s(r["parse"]), s(r["pipe"]),
+                     f"{r['pipe'] / r['mlir']:.2f}x",
+                     f"{1e6 * r['mlir'] / r['n']:.1f}", f"{1e6 * r['pipe'] / r['n']:.1f}"])
+    print("Whole-process wall time (median):" if not md else "**Whole-process wall time (median)**")
+    print()
+    print(fmt_table(headers, rows, md))
+    print()
+
+    # Table 2: per-pass times from --mlir-timing.
+    order = []
+    for r in results:
+        for tool, rows_ in (("ptxcc-opt --ptxcc-pipeline", r["passes"]), ("mlir-opt", r["mpasses"])):
+            for depth, name, _ in rows_:
+                key = (tool, depth, name)
+                if key not in order:
+                    order.append(key)
+    headers = ["tool", "timer"] + [f"{r['n']} fn" for r in results]
+    rows = []
+    for tool, depth, name in order:
+        label = ("&nbsp;" * 4 * depth if md else "  " * depth) + name
+        vals = []
+        for r in results:
+            src = r["passes"] if tool.startswith("ptxcc") else r["mpasses"]
+            # Names can repeat (a pass run twice): sum them.
+            hits = [w for d, nm, w in src if d == depth and nm == name]
+            vals.append(s(sum(hits)) if hits else "-")
+        rows.append([tool, label] + vals)
+    outside = ["ptxcc-opt --ptxcc-pipeline", "process wall − report Total (start, parse, print)"]
+    for r in results:
+        tot = [w for d, nm, w in r["passes"] if d == 0 and nm == "Total"]
+        outside.append(s(r["timed"] - tot[0]) if tot else "-")
+    rows.append(outside)
+    rows.append(["ptxcc-opt --ptxcc-pipeline", "process wall with --mlir-timing (1 run)"]
+                + [s(r["timed"]) for r in results])
+    print("Per-pass wall time from --mlir-timing, seconds (one run):" if not md
+          else "**Per-pass wall time from `--mlir-timing`, seconds (one run)**")
+    print()
+    print(fmt_table(headers, rows, md, align=["l", "l"] + ["r"] * len(results)))
+    print()
+
+    if mix:
+        print("Template (one copy of bench/kernels.cu): "
+              f"{mix['definitions']} definitions = {mix['kernels']} kernels + "
+              f"{mix['device_functions']} device functions; {mix['functions_with_byval']} take "
+              f"byval structs ({mix['byval_params']} byval params), {mix['functions_with_alloca']} "
+              f"have allocas ({mix['allocas']}), {mix['functions_with_calls']} call other "
+              f"definitions ({mix['calls_to_definitions']} calls), "
+              f"{mix['struct_or_array_results']} return a struct or array.")
+    for r in results:
+        if r["n"] != r["requested"]:
+            print(f"note: {r['requested']} functions requested, {r['n']} generated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
