@@ -9,7 +9,7 @@
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 use melior::pass::{OperationPassManager, PassManager};
 use ptxcc_conversions::{
-    ir::module_functions,
+    ir::{module_functions, op_name},
     lower_alloca::{create_lower_alloca_pass, lower_alloca, LowerAllocaOptions},
     lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
     memory_space_opt::{create_memory_space_opt_pass, memory_space_opt, MemorySpaceOptOptions},
@@ -164,7 +164,7 @@ fn create_nested_functions_pass(anchor: &str, options: &PipelineOptions) -> meli
             let mut ok = true;
             let mut next = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
             while let Some(op) = next {
-                if op.name().as_string_ref().as_str() != Ok("llvm.func") && op.region_count() > 0 {
+                if op_name(op) != "llvm.func" && op.region_count() > 0 {
                     for func in module_functions(op) {
                         ok &= run_function_passes(func, &options);
                     }

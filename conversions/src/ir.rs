@@ -253,3 +253,24 @@ pub fn as_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>
 pub fn as_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<melior::ir::block::BlockArgument<'c, 'a>> {
     value.is_block_argument().then(|| melior::ir::block::BlockArgument::try_from(value).ok()).flatten()
 }
+
+/// Every op nested in `root` (not `root` itself), in pre-order.
+pub fn nested_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr != root.to_raw().ptr {
+            found.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    // SAFETY: the walk collected live ops of `root`, which outlives them.
+    found.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }).collect()
+}
+
+/// `value` with the lifetimes of the IR it lives in. melior ties the
+/// results of an op inserted through a `BlockRef` to that borrow; the op is
+/// owned by the enclosing body, which outlives the pass that made it.
+pub fn detached<'c, 'a>(value: Value) -> Value<'c, 'a> {
+    // SAFETY: see above; melior values carry no ownership.
+    unsafe { Value::from_raw(value.to_raw()) }
+}

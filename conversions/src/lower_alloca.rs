@@ -5,13 +5,22 @@
 //! The pass makes that explicit so that later passes (and `llc`) address
 //! slots with `ld.local`/`st.local` instead of generic accesses:
 //!
-//! - every generic `llvm.alloca` becomes an alloca in address space 5 with
-//!   one `llvm.addrspacecast` back to generic, which replaces the old
-//!   result (`memory-space-opt` then moves the loads and stores to space 5);
-//! - a constant-size alloca outside the entry block is hoisted to the entry
-//!   block (before its terminator), so the depot has a fixed layout;
-//! - allocas already in address space 5 (or any other specific space) are
-//!   left alone;
+//! - every generic `llvm.alloca` gets a local view (`llvm.addrspacecast` to
+//!   `!llvm.ptr<5>`) and one cast back to generic, which replaces the old
+//!   result (`memory-space-opt` then moves the loads and stores to the
+//!   view); the alloca itself stays generic, as in `llc`'s own lowering;
+//! - an alloca written in address space 5 is rewritten to the same form:
+//!   `llc` 22.1 miscompiles such allocas (it addresses them through the
+//!   generic `%SP` and applies `cvta.local` again) and crashes on a GEP in
+//!   space 5 of one;
+//! - `local-allocas=true` gives seed 004's form instead (the alloca in
+//!   space 5, one cast back to generic; space-5 allocas left alone), for
+//!   backends that handle it;
+//! - allocas in other specific spaces are left alone;
+//! - a constant-size alloca outside the entry block is hoisted to the end of
+//!   the entry block, keeping the slots' order, so the depot has a fixed
+//!   layout;
+//! - lifetime markers and debug records keep naming the alloca itself;
 //! - a dynamic alloca (its size is not a constant) is an error at its
 //!   location, unless `dynamic-alloca-size=N` reserves N bytes for it
 //!   (seed 004's conservative maximum; nothing checks at run time that the
@@ -31,8 +40,9 @@
 //! ```mlir
 //! llvm.func @f(%i: i64) -> i32 {
 //!   %c1 = llvm.mlir.constant(1 : i32) : i32
-//!   %0 = llvm.alloca %c1 x !llvm.array<8 x i32> {alignment = 4 : i64} : (i32) -> !llvm.ptr<5>
-//!   %a = llvm.addrspacecast %0 : !llvm.ptr<5> to !llvm.ptr
+//!   %0 = llvm.alloca %c1 x !llvm.array<8 x i32> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+//!   %1 = llvm.addrspacecast %0 : !llvm.ptr to !llvm.ptr<5>
+//!   %a = llvm.addrspacecast %1 : !llvm.ptr<5> to !llvm.ptr
 //!   %p = llvm.getelementptr %a[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x i32>
 //!   %v = llvm.load %p : !llvm.ptr -> i32
 //!   llvm.return %v : i32
@@ -41,15 +51,16 @@
 //!
 //! [`frame_layout`] lays the slots out as seed 004's phases 2 and 3 do
 //! (in order, each at the next offset aligned to its alignment; the depot
-//! is aligned to the largest); `ptxcc-abi-report` prints it. `llc` may
-//! still share slots whose lifetimes do not overlap, so the total is an
-//! upper bound of its `__local_depot` size.
+//! is aligned to the largest); `ptxcc-abi-report` prints it. `llc` orders
+//! its slots differently, rounds the depot up to its alignment and may
+//! share slots whose lifetimes do not overlap, so its `__local_depot` size
+//! can differ either way.
 
 use melior::{
     ir::{
         attribute::{IntegerAttribute, TypeAttribute},
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
         Attribute, Identifier, OperationRef, RegionLike, Value, ValueLike,
     },
@@ -65,8 +76,8 @@ use crate::{
     abi::{layout::align_to, mlir::abi_type, AbiError, DataLayout},
     context::context_of,
     ir::{
-        addrspacecast, constant_int, erase, first_result, has_no_uses, integer_attribute, integer_constant, op_name,
-        replace_uses, type_attribute, uses,
+        addrspacecast, constant_int, detached, erase, first_result, has_no_uses, integer_attribute, integer_constant,
+        nested_ops, op_name, replace_uses, type_attribute, uses,
     },
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
     pass::{pass_from_fn, PassId, PtxccPass},
@@ -122,15 +133,7 @@ pub enum LowerAllocaError {
 
 /// The `llvm.alloca` ops of `func`, in order.
 fn allocas<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    func.walk(WalkOrder::PreOrder, |op| {
-        if crate::ir::op_name(op) == "llvm.alloca" {
-            found.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
-    // SAFETY: the walk collected live ops of `func`.
-    found.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }).collect()
+    nested_ops(func).into_iter().filter(|op| op_name(*op) == "llvm.alloca").collect()
 }
 
 /// The result address space of an alloca.
@@ -242,12 +245,9 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     Ok(())
 }
 
-/// The first result of an op known to have one, with the lifetime of the
-/// function body (melior ties it to the block borrow).
+/// The result of a newly inserted op that has exactly one.
 fn owned<'c, 'a>(value: Option<Value>) -> Value<'c, 'a> {
-    let value = value.expect("one result");
-    // SAFETY: the op is owned by the function body, which outlives the pass.
-    unsafe { Value::from_raw(value.to_raw()) }
+    detached(value.expect("one result"))
 }
 
 /// The attributes of the alloca replacing `alloca`: the same, except that a

@@ -71,11 +71,8 @@ use std::collections::{HashMap, HashSet};
 
 use melior::{
     ir::{
-        attribute::BoolAttribute,
-        block::BlockLike,
-        operation::{OperationLike, WalkOrder, WalkResult},
-        r#type::TypeLike,
-        BlockRef, Operation, OperationRef, RegionLike, Value, ValueLike,
+        attribute::BoolAttribute, block::BlockLike, operation::OperationLike, r#type::TypeLike, BlockRef, Operation,
+        OperationRef, RegionLike, Value, ValueLike,
     },
     pass::Pass,
 };
@@ -86,7 +83,11 @@ use ptxcc_dialect::{
 };
 
 use crate::{
-    ir::{addrspacecast, erase, first_result, has_no_uses, op_name, replace_uses, successor_argument},
+    context::context_of,
+    ir::{
+        addrspacecast, as_argument, as_result, detached, erase, first_result, has_no_uses, nested_ops, op_name,
+        replace_uses, successor_argument,
+    },
     kernel::{is_kernel, parameter_count, parameter_has},
     lower_struct_args::OPT_BYVAL_ATTRIBUTE,
     options::{parse_bool, unknown_option, OptionError, OptionInfo, PassOptions},
@@ -196,19 +197,6 @@ fn is_generic_pointer(value: Value) -> bool {
     pointer_address_space(value.r#type()) == Some(address_space::GENERIC)
 }
 
-/// Every op of `func` in walk order.
-fn function_ops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    func.walk(WalkOrder::PreOrder, |op| {
-        if op.to_raw().ptr != func.to_raw().ptr {
-            found.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
-    // SAFETY: the walk collected live ops of `func`.
-    found.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }).collect()
-}
-
 /// Every block of `func`'s body.
 fn function_blocks<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
     let mut blocks = Vec::new();
@@ -222,12 +210,12 @@ fn function_blocks<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> 
 }
 
 impl SpaceAnalysis {
-    /// Infers the spaces of `func`'s generic pointers to a fixpoint.
-    pub fn new(func: OperationRef, options: &MemorySpaceOptOptions) -> Self {
+    /// Infers the spaces of `func`'s generic pointers to a fixpoint; `ops`
+    /// are the ops of its body ([`nested_ops`]).
+    pub fn new(func: OperationRef, ops: &[OperationRef], options: &MemorySpaceOptOptions) -> Self {
         let kernel = is_kernel(func);
         let mut analysis = SpaceAnalysis { spaces: HashMap::new() };
         let blocks = function_blocks(func);
-        let ops = function_ops(func);
         // Function parameters are fixed.
         if let Some(entry) = blocks.first() {
             for index in 0..entry.argument_count() {
@@ -246,7 +234,7 @@ impl SpaceAnalysis {
         }
         // Block arguments: the join of what every predecessor passes.
         let mut incoming: HashMap<usize, Vec<usize>> = HashMap::new();
-        for op in &ops {
+        for op in ops {
             if op.successor_count() == 0 {
                 continue;
             }
@@ -262,7 +250,7 @@ impl SpaceAnalysis {
         }
         // Blocks some other terminator (switch, invoke) branches to: their
         // arguments stay generic.
-        let opaque = opaque_successors(&ops);
+        let opaque = opaque_successors(ops);
         for block in blocks.iter().skip(1) {
             for index in 0..block.argument_count() {
                 let Ok(argument) = block.argument(index) else { continue };
@@ -275,7 +263,7 @@ impl SpaceAnalysis {
             }
         }
         // Op results: sources are fixed, the rest propagate.
-        for op in &ops {
+        for op in ops {
             let Some(result) = first_result(*op) else { continue };
             if op.result_count() != 1 || !is_generic_pointer(result) {
                 continue;
@@ -285,7 +273,7 @@ impl SpaceAnalysis {
         // To a fixpoint: each value can only go down twice.
         loop {
             let mut changed = false;
-            for op in &ops {
+            for op in ops {
                 let Some(result) = first_result(*op) else { continue };
                 if !is_generic_pointer(result) || source_space(*op, kernel, options).is_some() {
                     continue;
@@ -295,21 +283,13 @@ impl SpaceAnalysis {
                     "llvm.select" => analysis.operand_space(*op, 1).join(analysis.operand_space(*op, 2)),
                     _ => Space::Generic,
                 };
-                changed |= analysis.lower(result, space);
+                changed |= analysis.lower(key(result), space);
             }
             for (argument, sources) in &incoming {
-                if analysis.spaces.get(argument) == Some(&Space::Generic) {
-                    continue;
-                }
                 let space = sources.iter().fold(Space::Unknown, |acc, source| {
                     acc.join(*analysis.spaces.get(source).unwrap_or(&Space::Generic))
                 });
-                let current = *analysis.spaces.get(argument).unwrap_or(&Space::Unknown);
-                let joined = current.join(space);
-                if joined != current {
-                    analysis.spaces.insert(*argument, joined);
-                    changed = true;
-                }
+                changed |= analysis.lower(*argument, space);
             }
             if !changed {
                 break;
@@ -322,13 +302,13 @@ impl SpaceAnalysis {
         op.operand(index).map(|operand| self.space(operand)).unwrap_or(Space::Generic)
     }
 
-    /// Moves `value` down to `space` joined with what it had; whether it
-    /// changed.
-    fn lower(&mut self, value: Value, space: Space) -> bool {
-        let current = *self.spaces.get(&key(value)).unwrap_or(&Space::Unknown);
+    /// Moves the value with key `value` down to `space` joined with what it
+    /// had; whether it changed.
+    fn lower(&mut self, value: usize, space: Space) -> bool {
+        let current = *self.spaces.get(&value).unwrap_or(&Space::Unknown);
         let joined = current.join(space);
         if joined != current {
-            self.spaces.insert(key(value), joined);
+            self.spaces.insert(value, joined);
         }
         joined != current
     }
@@ -430,31 +410,24 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 
     fn build(&mut self, value: Value<'c, 'a>, space: u32) -> Value<'c, 'a> {
-        // SAFETY: `context_ref` outlives every use of the reference (melior's
-        // `to_ref` points into the `ContextRef` itself).
-        let context_ref = value.r#type().context();
-        let context = unsafe { context_ref.to_ref() };
-        let target = pointer_type(context, space);
-        let Some(result) = crate::ir::as_result(value) else {
-            // A block argument: one cast at the top of its block.
-            let argument = crate::ir::as_argument(value).expect("a value is a result or argument");
+        let Some(result) = as_result(value) else {
+            // A block argument: one cast at the top of its block, located at
+            // the function.
+            let argument = as_argument(value).expect("a value is a result or argument");
             let block = argument.owner();
-            let cast = addrspacecast(
-                value,
-                target,
-                argument
-                    .owner()
-                    .parent_operation()
-                    .map_or_else(|| melior::ir::Location::unknown(context), |op| op.location()),
-            );
+            let func = block.parent_operation().expect("a block of a function body");
+            let context = context_of(func);
+            let cast = addrspacecast(value, pointer_type(&context, space), func.location());
             let cast = match block.first_operation() {
                 Some(first) => block.insert_operation_before(first, cast),
                 None => block.append_operation(cast),
             };
-            return owned(first_result(cast).expect("one result"));
+            return detached(first_result(cast).expect("one result"));
         };
         let op = result.owner();
-        let from = (op.operand_count() > 0).then(|| op.operand(0).ok().map(owned)).flatten();
+        let context = context_of(op);
+        let target = pointer_type(&context, space);
+        let from = (op.operand_count() > 0).then(|| op.operand(0).ok().map(detached)).flatten();
         match op_name(op) {
             "llvm.addrspacecast" if from.is_some_and(|f| pointer_address_space(f.r#type()) == Some(space)) => {
                 return from.expect("checked");
@@ -473,9 +446,9 @@ impl<'c, 'a> Materializer<'c, 'a> {
                         (
                             *p,
                             if is_generic_pointer(operand) {
-                                self.specific(owned(operand), space)
+                                self.specific(detached(operand), space)
                             } else {
-                                owned(operand)
+                                detached(operand)
                             },
                         )
                     })
@@ -489,7 +462,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
                     // SAFETY: setting an operand of the live clone.
                     unsafe { mlir_sys::mlirOperationSetOperand(clone.to_raw(), position as isize, operand.to_raw()) };
                 }
-                let value = owned(first_result(clone).expect("one result"));
+                let value = detached(first_result(clone).expect("one result"));
                 // SAFETY: retyping the clone's result before anything uses it.
                 unsafe { mlir_sys::mlirValueSetType(value.to_raw(), target.to_raw()) };
                 return value;
@@ -498,15 +471,8 @@ impl<'c, 'a> Materializer<'c, 'a> {
         }
         let block = op.block().expect("an op in a block");
         let cast = block.insert_operation_after(op, addrspacecast(value, target, op.location()));
-        owned(first_result(cast).expect("one result"))
+        detached(first_result(cast).expect("one result"))
     }
-}
-
-/// `value` with the lifetime of the function body it lives in (melior ties
-/// the results of a newly inserted op to the block borrow).
-fn owned<'c, 'a>(value: Value) -> Value<'c, 'a> {
-    // SAFETY: the op is owned by the function body, which outlives the pass.
-    unsafe { Value::from_raw(value.to_raw()) }
 }
 
 /// The `opt-byval` value recorded by `lower-struct-args` on the nearest
@@ -536,10 +502,15 @@ fn uses_param_space(func: OperationRef, ops: &[OperationRef]) -> bool {
 }
 
 /// Checks that `options.opt_byval` agrees with the value `lower-struct-args`
-/// recorded, where it matters to `func`; reports a disagreement at `func`.
-pub fn check_opt_byval(func: OperationRef, options: &MemorySpaceOptOptions) -> Result<(), MemorySpaceOptError> {
+/// recorded, where it matters to `func` (whose body holds `ops`); reports a
+/// disagreement at `func`.
+pub fn check_opt_byval(
+    func: OperationRef,
+    ops: &[OperationRef],
+    options: &MemorySpaceOptOptions,
+) -> Result<(), MemorySpaceOptError> {
     let Some(recorded) = recorded_opt_byval(func) else { return Ok(()) };
-    if recorded == options.opt_byval || !uses_param_space(func, &function_ops(func)) {
+    if recorded == options.opt_byval || !uses_param_space(func, ops) {
         return Ok(());
     }
     emit_error(
@@ -559,10 +530,10 @@ pub fn memory_space_opt(
     func: OperationRef,
     options: &MemorySpaceOptOptions,
 ) -> Result<MemorySpaceStats, MemorySpaceOptError> {
-    check_opt_byval(func, options)?;
+    let ops = nested_ops(func);
+    check_opt_byval(func, &ops, options)?;
     let kernel = is_kernel(func);
-    let ops = function_ops(func);
-    let mut materializer = Materializer { analysis: SpaceAnalysis::new(func, options), memo: HashMap::new() };
+    let mut materializer = Materializer { analysis: SpaceAnalysis::new(func, &ops, options), memo: HashMap::new() };
     let mut stats = MemorySpaceStats::default();
     // Address computations in use now; those left without uses at the end
     // are erased.

@@ -22,8 +22,7 @@ llvm.func @vla(%n: i64, %x: f64) {
 
 // -----
 
-// Every dynamic alloca is reported, and the constant one beside them is
-// left as it was.
+// Every dynamic alloca is reported, not just the first.
 // CHECK-LABEL: llvm.func @two(
 llvm.func @two(%n: i32, %m: i32) {
   %one = llvm.mlir.constant(1 : i32) : i32
