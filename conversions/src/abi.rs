@@ -13,6 +13,7 @@
 //! `llc` is the oracle: the tests compare the model with what `llc` 22
 //! prints for the same functions.
 
+pub mod call;
 pub mod classify;
 pub mod layout;
 pub mod mlir;
@@ -26,6 +27,7 @@ mod oracle;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use call::{CallSequence, Callee};
 pub use classify::{classify_argument, classify_result, ArgClass, Classification, Leaf, Thresholds};
 pub use layout::{AbiType, DataLayout, FloatKind, StructType, NVPTX64_LAYOUT};
 pub use parts::{schedule, value_parts, Access, Part, PartType};

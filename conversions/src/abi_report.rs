@@ -33,7 +33,10 @@
 //! target allows: 4096 before PTX 8.1 or below sm_70, 32764 from PTX 8.1 on
 //! sm_70 and newer. `llc` checks nothing; `ptxas` fails late.
 
-use std::{collections::HashSet, fmt::Write as _};
+use std::{
+    collections::{HashMap, HashSet},
+    fmt::Write as _,
+};
 
 use melior::{
     ir::{operation::OperationLike, OperationRef},
@@ -45,9 +48,10 @@ use crate::{
     abi::{
         check_param_space, classify_argument, classify_result,
         prototype::pass_as_array,
-        signature::{address_taken_functions, function_signature},
-        AbiError, AbiType, ArgClass, DataLayout, FunctionSignature, Target, Thresholds,
+        signature::{address_taken_functions, call_site_signature, function_signature},
+        AbiError, AbiType, ArgClass, CallSequence, Callee, DataLayout, FunctionSignature, Target, Thresholds,
     },
+    ir::{nested_ops, op_name},
     lower_alloca::{frame_layout, FrameLayout},
     options::{parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
     pass::{pass_from_fn, PassId, PtxccPass},
@@ -188,7 +192,9 @@ pub fn function_report(
             .to_vec()];
     for (index, param) in signature.params.iter().enumerate() {
         let (ty, class, accesses) = match &param.byval {
-            Some(pointee) => (pointee, "byval".to_string(), "-".to_string()),
+            // Read where used: `ld.param` (a kernel's grid constant, a
+            // device function's copy) or through a pointer.
+            Some(pointee) => (pointee, "byval".to_string(), "as used".to_string()),
             None => {
                 let classification = classify_argument(layout, &param.ty, thresholds);
                 let class = if signature.kernel && param.ty.is_aggregate() {
@@ -202,7 +208,7 @@ pub fn function_report(
                 } else {
                     classification.class.to_string()
                 };
-                let accesses = if signature.kernel || !listable(layout, &param.ty) {
+                let accesses = if !listable(layout, &param.ty) {
                     "-".to_string()
                 } else {
                     accesses_text(&signature.argument_accesses(layout, index, target)?)
@@ -277,6 +283,62 @@ pub fn frame_report(frame: &FrameLayout) -> String {
     )
 }
 
+/// The call sequences of the calls in `func`, numbered from `*next_id`
+/// (which counts on, as `llc` numbers them through the module), as report
+/// lines: `//  call f: callseq 3` (the PTX symbol) then the PTX lines,
+/// indented.
+pub fn calls_report(
+    func: OperationRef,
+    functions: &HashMap<String, OperationRef>,
+    taken: &HashSet<String>,
+    next_id: &mut usize,
+    layout: &DataLayout,
+    target: &Target,
+) -> Result<String, AbiError> {
+    let mut out = String::new();
+    for (_, sequence) in call_sequences(func, functions, taken, next_id, layout, target)? {
+        let callee = match &sequence.callee {
+            Callee::Direct(symbol) => symbol.as_str(),
+            Callee::Indirect => "through a pointer",
+        };
+        let _ = writeln!(out, "//  call {callee}: callseq {}", sequence.id);
+        for line in sequence.lines() {
+            let _ = writeln!(out, "//    {line}");
+        }
+    }
+    Ok(out)
+}
+
+/// Every call of `func` that has a call sequence, with it, numbered from
+/// `*next_id` (see [`calls_report`]).
+pub fn call_sequences<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    functions: &HashMap<String, OperationRef>,
+    taken: &HashSet<String>,
+    next_id: &mut usize,
+    layout: &DataLayout,
+    target: &Target,
+) -> Result<Vec<(OperationRef<'c, 'a>, CallSequence)>, AbiError> {
+    let mut sequences = Vec::new();
+    for op in nested_ops(func) {
+        if op_name(op) != "llvm.call" {
+            continue;
+        }
+        let Some((site, callee)) = call_site_signature(op, functions, taken)? else { continue };
+        sequences.push((op, CallSequence::new(&site, callee, *next_id, layout, target)?));
+        *next_id += 1;
+    }
+    Ok(sequences)
+}
+
+/// The functions of `module` by name.
+pub fn functions_by_name<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, OperationRef<'c, 'a>> {
+    crate::ir::module_functions(module)
+        .into_iter()
+        .map(|func| (crate::abi::signature::function_name(func), func))
+        .collect()
+}
+
 /// Reports every `llvm.func` of `module` into `out` and checks the kernels'
 /// param space. Problems (a type without a PTX ABI, an unknown chip, a
 /// kernel over the limit) are errors at the function's location; returns
@@ -284,6 +346,8 @@ pub fn frame_report(frame: &FrameLayout) -> String {
 pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut String) -> usize {
     let layout = DataLayout::default();
     let taken: HashSet<String> = address_taken_functions(module);
+    let functions = functions_by_name(module);
+    let mut next_call = 0;
     let mut problems = 0;
     for func in crate::ir::module_functions(module) {
         let name = crate::abi::signature::function_name(func);
@@ -291,6 +355,7 @@ pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut
             let signature = function_signature(func, taken.contains(&name))?;
             let mut text = function_report(&signature, &layout, &target, &options.thresholds)?;
             text.push_str(&frame_report(&frame_layout(func, &layout, 0)?));
+            text.push_str(&calls_report(func, &functions, &taken, &mut next_call, &layout, &target)?);
             Ok((text, check_param_space(&signature, &layout, &target)?))
         });
         match outcome {

@@ -1,11 +1,11 @@
 //! Reading a [`FunctionSignature`] and a [`Target`] from an `llvm.func`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use melior::ir::{
     attribute::{ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
     operation::OperationLike,
-    OperationRef, RegionLike, Type, TypeLike,
+    OperationRef, RegionLike, Type, TypeLike, ValueLike,
 };
 
 use super::{mlir::abi_type, AbiError, FunctionSignature, Linkage, ParamSignature, Target};
@@ -168,4 +168,144 @@ pub fn function_target(func: OperationRef, default_chip: &str, default_ptx: Opti
         a.to_string().split('"').skip(1).step_by(2).map(str::to_string).collect()
     });
     Target::resolve(chip, features.as_deref(), default_chip, default_ptx)
+}
+
+/// The input types and variadic flag of an `!llvm.func` type, or `None`
+/// for another type.
+fn function_type_inputs(ty: Type) -> Option<(Vec<Type>, bool)> {
+    let raw = ty.to_raw();
+    // SAFETY: as in `function_signature`: the kind is checked first.
+    unsafe {
+        let context = mlir_sys::mlirTypeGetContext(raw);
+        let void = mlir_sys::mlirLLVMVoidTypeGet(context);
+        let reference = mlir_sys::mlirLLVMFunctionTypeGet(void, 0, std::ptr::null(), false);
+        if !mlir_sys::mlirTypeIDEqual(mlir_sys::mlirTypeGetTypeID(raw), mlir_sys::mlirTypeGetTypeID(reference)) {
+            return None;
+        }
+        let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
+        let inputs = (0..count).map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i))).collect();
+        Some((inputs, is_variadic(ty)))
+    }
+}
+
+/// The function a call reaches directly, as `llc` sees it: the `callee`
+/// symbol, or an `llvm.mlir.addressof` of a function of the call's type
+/// (LLVM IR calls the function itself then).
+pub fn direct_callee<'c, 'a>(
+    call: OperationRef<'c, 'a>,
+    functions: &HashMap<String, OperationRef<'c, 'a>>,
+) -> Option<(String, Option<OperationRef<'c, 'a>>)> {
+    if let Some(name) = call.attribute("callee").ok().and_then(flat_symbol_name) {
+        let func = functions.get(&name).copied();
+        return Some((name, func));
+    }
+    let pointer = call.operand(0).ok()?;
+    let addressof = crate::kernel::defining_op(pointer, "llvm.mlir.addressof")?;
+    let name = addressof.attribute("global_name").ok().and_then(flat_symbol_name)?;
+    let func = *functions.get(&name)?;
+    let (inputs, variadic) = function_type_inputs(function_type(func)?)?;
+    let arguments = call_arguments(call);
+    let same = !variadic
+        && inputs.len() == arguments.len()
+        && inputs.iter().zip(&arguments).all(|(input, argument)| *input == argument.r#type())
+        && call.result_count() == usize::from(function_result(func).is_some())
+        && (0..call.result_count()).all(|i| call.result(i).ok().map(|r| r.r#type()) == function_result(func));
+    same.then_some((name, Some(func)))
+}
+
+/// The result type of an `llvm.func`, `None` for `void`.
+fn function_result<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
+    let ty = function_type(func)?;
+    // SAFETY: `function_type` returned the function's `!llvm.func` type.
+    let (result, void) = unsafe {
+        let raw = mlir_sys::mlirLLVMFunctionTypeGetReturnType(ty.to_raw());
+        (Type::from_raw(raw), Type::from_raw(mlir_sys::mlirLLVMVoidTypeGet(mlir_sys::mlirTypeGetContext(ty.to_raw()))))
+    };
+    (result != void).then_some(result)
+}
+
+/// The argument operands of an `llvm.call` (without the callee pointer of
+/// an indirect call and without operand bundles).
+pub fn call_arguments<'c, 'a>(call: OperationRef<'c, 'a>) -> Vec<melior::ir::Value<'c, 'a>> {
+    let operands: Vec<_> = call.operands().collect();
+    let count = crate::ir::i32_array_attribute(call, "operandSegmentSizes")
+        .and_then(|sizes| sizes.first().and_then(|n| usize::try_from(*n).ok()))
+        .unwrap_or(operands.len())
+        .min(operands.len());
+    let skip = usize::from(!call.has_attribute("callee")).min(count);
+    operands[skip..count].to_vec()
+}
+
+/// The callee of an `llvm.call` as the call site sees it, and how it is
+/// reached: argument types from the call, `byval`/`align` from the call's
+/// `arg_attrs` or else the direct callee's, `alignstack`, linkage and
+/// whether its address is taken from a direct callee (an indirect call
+/// sees an external function). Variadic calls keep their fixed arguments
+/// (the buffer pointer is implied). `None` for calls of LLVM intrinsics,
+/// which have no call sequence.
+pub fn call_site_signature(
+    call: OperationRef,
+    functions: &HashMap<String, OperationRef>,
+    taken: &HashSet<String>,
+) -> Result<Option<(FunctionSignature, super::call::Callee)>, AbiError> {
+    let direct = direct_callee(call, functions);
+    if direct.as_ref().is_some_and(|(name, _)| name.starts_with("llvm.")) {
+        return Ok(None);
+    }
+    let callee_func = direct.as_ref().and_then(|(_, func)| *func);
+    let arguments = call_arguments(call);
+    // Fixed parameters: the callee's type (`var_callee_type` for a variadic
+    // call through a pointer), else every argument.
+    let callee_type =
+        callee_func.and_then(function_type).or_else(|| crate::ir::type_attribute(call, "var_callee_type"));
+    let (fixed, variadic) = match callee_type.and_then(function_type_inputs) {
+        Some((inputs, variadic)) => (inputs.len().min(arguments.len()), variadic),
+        None => (arguments.len(), false),
+    };
+    let mut params = Vec::with_capacity(fixed);
+    for (index, argument) in arguments.iter().take(fixed).enumerate() {
+        let attribute = |name: &str| {
+            crate::kernel::parameter_attribute(call, index, name)
+                .or_else(|| callee_func.and_then(|f| crate::kernel::parameter_attribute(f, index, name)))
+        };
+        let byval = attribute(LLVM_BYVAL)
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .map(|t| abi_type(t.value()))
+            .transpose()?;
+        params.push(ParamSignature {
+            ty: abi_type(argument.r#type())?,
+            byval,
+            align: alignment_attribute(attribute("llvm.align"), "llvm.align", index)?,
+            stack_align: alignment_attribute(
+                callee_func.and_then(|f| crate::kernel::parameter_attribute(f, index, "llvm.alignstack")),
+                "llvm.alignstack",
+                index,
+            )?,
+        });
+    }
+    let result = match crate::ir::first_result(call) {
+        Some(value) => Some(abi_type(value.r#type())?),
+        None => None,
+    };
+    let (name, linkage, address_taken) = match (&direct, callee_func) {
+        (Some((name, Some(func))), _) => (name.clone(), function_linkage(*func), taken.contains(name)),
+        (Some((name, None)), _) => (name.clone(), Linkage::External, false),
+        (None, _) => (String::new(), Linkage::External, true),
+    };
+    let signature = FunctionSignature {
+        name,
+        kernel: false,
+        linkage,
+        declaration: callee_func.is_none_or(|f| f.region(0).map(|r| r.first_block().is_none()).unwrap_or(true)),
+        address_taken,
+        no_return: callee_func.is_some_and(|f| has_passthrough(f, "noreturn")),
+        variadic,
+        result,
+        params,
+    };
+    let callee = match direct {
+        Some(_) => super::call::Callee::Direct(signature.symbol()),
+        None => super::call::Callee::Indirect,
+    };
+    Ok(Some((signature, callee)))
 }

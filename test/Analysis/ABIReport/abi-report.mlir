@@ -6,7 +6,9 @@
 // RUN: %ptxcc-opt %s > %t.plain
 // RUN: %ptxcc-opt --ptxcc-abi-report %s 2>/dev/null | diff %t.plain -
 
-// Seed 002's struct read by a kernel: byval, leaves at 0, 8 and 12..24.
+// Seed 002's struct read by a kernel: byval, leaves at 0, 8 and 12..24;
+// a byval parameter is read where it is used ("as used"), the others by
+// their parts.
 // CHECK-LABEL: // ptxcc-abi-report @k: kernel, sm_90, PTX 7.8
 // CHECK-NEXT: .visible .entry k(
 // CHECK-NEXT: {{^}}	.param .align 8 .b8 k_param_0[32],
@@ -14,9 +16,9 @@
 // CHECK-NEXT: {{^}}	.param .u32 k_param_2
 // CHECK-NEXT: {{^}})
 // CHECK-NEXT: //  arg  llvm type                        class   size  align  leaves (offset:type)                       accesses  PTX declaration
-// CHECK-NEXT: //  0    byval { double, i8, [4 x i32] }  byval   32    8      0:double 8:i8 12:i32 16:i32 20:i32 24:i32  -         .param .align 8 .b8 k_param_0[32]
-// CHECK-NEXT: //  1    ptr addrspace(1)                 scalar  8     8      -                                          -         .param .u64 .ptr .global .align 1 k_param_1
-// CHECK-NEXT: //  2    i32                              scalar  4     4      -                                          -         .param .u32 k_param_2
+// CHECK-NEXT: //  0    byval { double, i8, [4 x i32] }  byval   32    8      0:double 8:i8 12:i32 16:i32 20:i32 24:i32  as used   .param .align 8 .b8 k_param_0[32]
+// CHECK-NEXT: //  1    ptr addrspace(1)                 scalar  8     8      -                                          .b64 +0   .param .u64 .ptr .global .align 1 k_param_1
+// CHECK-NEXT: //  2    i32                              scalar  4     4      -                                          .b32 +0   .param .u32 k_param_2
 // CHECK-NEXT: //  param space: 44 of 4096 bytes
 llvm.func ptx_kernelcc @k(%s: !llvm.ptr {llvm.byval = !llvm.struct<(f64, i8, array<4 x i32>)>, llvm.align = 8 : i64},
                           %out: !llvm.ptr<1>, %n: i32) {
