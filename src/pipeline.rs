@@ -1,7 +1,9 @@
 //! `ptxcc-pipeline`: the passes of ptxcc in order, with one set of options.
 //!
 //! `lower-struct-args` (on the module), then on every function
-//! `lower-alloca`, `memory-space-opt` and `convert-ptxcc-to-llvm`. Options
+//! `lower-alloca`, `memory-space-opt` and `convert-ptxcc-to-llvm`, and with
+//! `verify=true` `ptxcc-verify` on the result (same chip, PTX version and
+//! `opt-byval`). Options
 //! shared by several passes live here once: `opt-byval` is one field,
 //! [`PipelineOptions::opt_byval`], handed to both `lower-struct-args` and
 //! `memory-space-opt` (seed 002: both passes must read the same byte).
@@ -15,6 +17,7 @@ use ptxcc_conversions::{
     memory_space_opt::{create_memory_space_opt_pass, memory_space_opt, MemorySpaceOptOptions},
     options::{parse_bool, unknown_option},
     ptxcc_to_llvm::{convert_ptxcc_to_llvm, create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
+    verify::{create_verify_pass, VerifyOptions},
     OptionError, OptionInfo, PassOptions,
 };
 
@@ -37,6 +40,11 @@ pub struct PipelineOptions {
     /// Options of `convert-ptxcc-to-llvm` (`inline-copy-threshold`,
     /// `vector-copy`).
     pub convert: ConvertPtxccToLlvmOptions,
+    /// Run `ptxcc-verify` at the end.
+    pub verify: bool,
+    /// `ptxcc-verify`'s `strict-atomics` (its target and `opt-byval` are
+    /// the pipeline's).
+    pub strict_atomics: bool,
 }
 
 impl Default for PipelineOptions {
@@ -48,6 +56,8 @@ impl Default for PipelineOptions {
             alloca: LowerAllocaOptions::default(),
             memory: MemorySpaceOptOptions::default(),
             convert: ConvertPtxccToLlvmOptions::default(),
+            verify: false,
+            strict_atomics: VerifyOptions::default().strict_atomics,
         }
     }
 }
@@ -62,19 +72,35 @@ impl PipelineOptions {
     pub fn memory_space_opt(&self) -> MemorySpaceOptOptions {
         MemorySpaceOptOptions { opt_byval: self.opt_byval, ..self.memory }
     }
+
+    /// The options `ptxcc-verify` runs with (when `verify` is on).
+    pub fn verify_options(&self) -> VerifyOptions {
+        VerifyOptions {
+            target: self.lower.target.clone(),
+            opt_byval: self.opt_byval,
+            strict_atomics: self.strict_atomics,
+        }
+    }
 }
 
 const LOWER: &[OptionInfo] = LowerStructArgsOptions::OPTIONS;
 const ALLOCA: &[OptionInfo] = LowerAllocaOptions::OPTIONS;
 const MEMORY: &[OptionInfo] = MemorySpaceOptOptions::OPTIONS;
 const CONVERT: &[OptionInfo] = ConvertPtxccToLlvmOptions::OPTIONS;
+const VERIFY: &[OptionInfo] = VerifyOptions::OPTIONS;
+/// The pipeline's own option.
+const RUN_VERIFY: OptionInfo = OptionInfo {
+    name: "verify",
+    default: "false",
+    description: "run ptxcc-verify at the end (with the pipeline's chip, ptx and opt-byval)",
+};
 
 impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
     const SUMMARY: &'static str = "The whole ptxcc lowering, with one set of options shared by every pass";
     const OPTIONS: &'static [OptionInfo] = &[
         LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], ALLOCA[0], ALLOCA[1],
-        MEMORY[1], CONVERT[0], CONVERT[1],
+        MEMORY[1], CONVERT[0], CONVERT[1], RUN_VERIFY, VERIFY[3],
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
@@ -89,6 +115,10 @@ impl PassOptions for PipelineOptions {
             self.memory.set(name, value)
         } else if has(CONVERT) {
             self.convert.set(name, value)
+        } else if name == RUN_VERIFY.name {
+            parse_bool(Self::PASS, name, value).map(|on| self.verify = on)
+        } else if name == VERIFY[3].name {
+            parse_bool(Self::PASS, name, value).map(|on| self.strict_atomics = on)
         } else {
             return Err(unknown_option::<Self>(name));
         };
@@ -97,9 +127,19 @@ impl PassOptions for PipelineOptions {
 }
 
 // The list above names every option of the pipeline's passes, each once:
-// `opt-byval` belongs to two passes and is listed once.
-const _: () = assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + ALLOCA.len() + MEMORY.len() + CONVERT.len() - 1);
+// `opt-byval` belongs to two passes and is listed once; of ptxcc-verify's
+// options only `strict-atomics` is its own (chip, ptx, opt-byval are
+// shared), and `verify` is the pipeline's.
+const _: () =
+    assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + ALLOCA.len() + MEMORY.len() + CONVERT.len() - 1 + 2);
 const _: () = assert!(str_eq(LOWER[0].name, "opt-byval") && str_eq(MEMORY[0].name, "opt-byval"));
+const _: () = assert!(
+    VERIFY.len() == 4
+        && str_eq(VERIFY[0].name, "chip")
+        && str_eq(VERIFY[1].name, "ptx")
+        && str_eq(VERIFY[2].name, "opt-byval")
+        && str_eq(VERIFY[3].name, "strict-atomics")
+);
 
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -131,6 +171,11 @@ pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: 
     });
     if anchor != "llvm.func" {
         pm.add_pass(create_nested_functions_pass(anchor, options));
+    }
+    // ptxcc-verify runs on `builtin.module` (it looks at callees across the
+    // module); the registry refuses `verify` under another anchor.
+    if options.verify && anchor == "builtin.module" {
+        pm.add_pass(create_verify_pass(&options.verify_options()));
     }
 }
 

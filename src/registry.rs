@@ -14,8 +14,8 @@ use std::{
 use melior::pass::OperationPassManager;
 use ptxcc_conversions::{
     abi_report::AbiReportOptions, lower_alloca::LowerAllocaOptions, lower_struct_args::LowerStructArgsOptions,
-    memory_space_opt::MemorySpaceOptOptions, pass::PtxccPass, ptxcc_to_llvm::ConvertPtxccToLlvmOptions, OptionError,
-    OptionInfo, PassOptions,
+    memory_space_opt::MemorySpaceOptOptions, pass::PtxccPass, ptxcc_to_llvm::ConvertPtxccToLlvmOptions,
+    verify::VerifyOptions, OptionError, OptionInfo, PassOptions,
 };
 
 use crate::{
@@ -61,12 +61,22 @@ pub const PASSES: &[PassInfo] = &[
     entry::<LowerAllocaOptions>(),
     entry::<MemorySpaceOptOptions>(),
     entry::<ConvertPtxccToLlvmOptions>(),
+    entry::<VerifyOptions>(),
     PassInfo {
         name: PipelineOptions::PASS,
         summary: PipelineOptions::SUMMARY,
         options: PipelineOptions::OPTIONS,
         add: |pm, anchor, text| {
-            add_pipeline_to(pm, anchor, &PipelineOptions::parse(text)?);
+            let options = PipelineOptions::parse(text)?;
+            if options.verify && anchor != "builtin.module" {
+                return Err(OptionError::Invalid {
+                    pass: PipelineOptions::PASS,
+                    name: "verify".into(),
+                    value: "true".into(),
+                    expected: "false where the pipeline runs on another op than builtin.module (ptxcc-verify looks at the whole module)",
+                });
+            }
+            add_pipeline_to(pm, anchor, &options);
             Ok(())
         },
     },
@@ -180,6 +190,7 @@ mod tests {
         assert_eq!(parse_listed_defaults::<PipelineOptions>(), PipelineOptions::default());
         assert_eq!(parse_listed_defaults::<AbiReportOptions>(), AbiReportOptions::default());
         assert_eq!(parse_listed_defaults::<LowerStructArgsOptions>(), LowerStructArgsOptions::default());
+        assert_eq!(parse_listed_defaults::<VerifyOptions>(), VerifyOptions::default());
     }
 
     /// The options struct that the defaults listed in `OPTIONS` (what

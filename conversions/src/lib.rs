@@ -25,5 +25,6 @@ pub mod memory_space_opt;
 pub mod options;
 pub mod pass;
 pub mod ptxcc_to_llvm;
+pub mod verify;
 
 pub use options::{OptionError, OptionInfo, PassOptions};
