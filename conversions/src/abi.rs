@@ -7,6 +7,7 @@
 //! | [`classify`] | seed 000's argument classes (scalar / vector / flatten / byval / indirect) |
 //! | [`parts`] | seed 003's value parts and their `v2`/`v4` merging |
 //! | [`prototype`] | the `.entry`/`.func` header and `.param` declarations `llc` prints |
+//! | [`call`] | the call sequence `llc` emits for a call site (seed 003) |
 //! | [`target`] | chip and PTX version, the param-space limit |
 //! | [`mlir`], [`signature`] | reading the above from MLIR types and `llvm.func` ops |
 //!

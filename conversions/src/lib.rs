@@ -5,7 +5,8 @@
 //!
 //! | module | pass | status |
 //! |---|---|---|
-//! | [`abi_report`] | `ptxcc-abi-report` | prototypes, parameter table, param-space check |
+//! | [`abi_report`] | `ptxcc-abi-report` | prototypes, parameter table, call sequences, param-space check |
+//! | [`verify`] | `ptxcc-verify` | IR that would become wrong PTX; atomics the target lacks |
 //! | [`lower_struct_args`] | `lower-struct-args` | kernel byval: param-space reads, cast-only, local copies |
 //! | [`ptxcc_to_llvm`] | `convert-ptxcc-to-llvm` | every ptxcc op lowered |
 //!
