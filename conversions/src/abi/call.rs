@@ -24,7 +24,7 @@
 //! parts nobody uses; the model lists every part.
 
 use super::{
-    prototype::{pass_as_array, promote_bits},
+    prototype::{pass_as_array, scalar_bits},
     schedule, value_parts, AbiError, AbiType, Access, DataLayout, FunctionSignature, Target,
 };
 
@@ -73,17 +73,6 @@ pub struct CallSequence {
 /// `.b32` for one scalar `.param` of `bits` bits.
 fn scalar(bits: u64) -> Access {
     Access { offset: 0, vector: 1, bits }
-}
-
-/// The `.param` type of an argument or result that is not an array:
-/// promoted integer width, pointer width, or float width.
-fn scalar_bits(layout: &DataLayout, ty: &AbiType) -> Result<u64, AbiError> {
-    match ty {
-        AbiType::Int(bits) => Ok(promote_bits(u64::from(*bits))),
-        AbiType::Ptr(_) => Ok(layout.pointer_bits(0)),
-        other if !pass_as_array(other) => Ok(layout.store_size(other) * 8),
-        other => Err(AbiError::Unsupported { ty: other.to_string(), reason: "not a scalar".into() }),
-    }
 }
 
 impl CallSequence {
@@ -147,6 +136,8 @@ impl CallSequence {
                 Some(CallResult { declaration, loads })
             }
             Some(ty) => {
+                // Unlike the callee's `func_retval0` (a generic pointer's
+                // width), the caller's `retval0` has the pointer's own width.
                 let bits = scalar_bits(layout, ty)?;
                 result_shape = Some(format!(".param .b{bits} _"));
                 Some(CallResult { declaration: format!(".param .b{bits} retval0"), loads: vec![scalar(bits)] })

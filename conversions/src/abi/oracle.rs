@@ -429,7 +429,12 @@ const CALL_SHAPES: &[CallShape] = &[
     shape("f16 argument", &["f16"], None),
     shape("bf16 argument", &["bf16"], None),
     shape("f32 and f64 arguments", &["f32", "f64"], None),
-    shape("pointers of several spaces", &["!llvm.ptr", "!llvm.ptr<1>", "!llvm.ptr<3>", "!llvm.ptr<5>"], None),
+    shape(
+        "pointers of several spaces",
+        &["!llvm.ptr", "!llvm.ptr<1>", "!llvm.ptr<3>", "!llvm.ptr<5>", "!llvm.ptr<6>"],
+        None,
+    ),
+    shape("32-bit pointer result", &[], Some("!llvm.ptr<6>")),
     shape("vector<2xf16>", &["vector<2xf16>"], None),
     shape("vector<4xf32>", &["vector<4xf32>"], None),
     shape("vector<3xf32>", &["vector<3xf32>"], None),

@@ -341,7 +341,7 @@ pub fn promote_bits(bits: u64) -> u64 {
 }
 
 /// Width of a scalar `.param .b<N>` for a device function or a result.
-fn scalar_bits(layout: &DataLayout, ty: &AbiType) -> Result<u64, AbiError> {
+pub(crate) fn scalar_bits(layout: &DataLayout, ty: &AbiType) -> Result<u64, AbiError> {
     match ty {
         AbiType::Int(bits) => Ok(promote_bits(u64::from(*bits))),
         AbiType::Ptr(space) => Ok(layout.pointer_bits(*space)),

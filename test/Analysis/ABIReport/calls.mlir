@@ -5,7 +5,7 @@
 // RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -o /dev/null 2>&1 | FileCheck %s
 //
 // The same sequences, line for line, as llc prints them (the Rust oracle in
-// conversions/src/abi/oracle.rs compares 56 call shapes the same way).
+// conversions/src/abi/oracle.rs compares 57 call shapes the same way).
 // RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -o /dev/null 2>&1 | python3 %S/Inputs/callseqs.py --report > %t.report
 // RUN: %ptxcc-opt %s | %to-llvmir | %llc-sm90 | python3 %S/Inputs/callseqs.py --ptx > %t.llc
 // RUN: diff %t.report %t.llc
