@@ -25,7 +25,7 @@
 
 use super::{
     prototype::{pass_as_array, scalar_bits},
-    schedule, value_parts, AbiError, AbiType, Access, DataLayout, FunctionSignature, Target,
+    schedule, value_parts, AbiError, Access, DataLayout, FunctionSignature, Target,
 };
 
 /// How a call reaches its callee.
