@@ -32,6 +32,9 @@ enum Constraint {
     PointerInAddressSpace(u32),
     /// Any type (the finer ODS predicate is not expressible in IRDL).
     AnyType,
+    /// `LLVM_LoadableType`: IRDL lets any type through, the Rust verifier
+    /// checks that it has a size and can be loaded.
+    LoadableType,
     /// A `builtin.integer` attribute of the given width.
     IntegerAttr(u32),
 }
@@ -52,7 +55,8 @@ impl Constraint {
         }
         Ok(match name {
             "LLVM_AnyPointer" => Self::AnyPointer,
-            "LLVM_LoadableType" | "LLVM_Type" | "AnyType" => Self::AnyType,
+            "LLVM_LoadableType" => Self::LoadableType,
+            "LLVM_Type" | "AnyType" => Self::AnyType,
             "I64Attr" => Self::IntegerAttr(64),
             "I32Attr" => Self::IntegerAttr(32),
             other => {
@@ -69,7 +73,7 @@ impl Constraint {
             Self::AnyPointer => "irdl.base \"!llvm.ptr\"".into(),
             Self::PointerInAddressSpace(0) => "irdl.is !llvm.ptr".into(),
             Self::PointerInAddressSpace(space) => format!("irdl.is !llvm.ptr<{space}>"),
-            Self::AnyType => "irdl.any".into(),
+            Self::AnyType | Self::LoadableType => "irdl.any".into(),
             Self::IntegerAttr(_) => "irdl.base \"#builtin.integer\"".into(),
         }
     }
@@ -79,6 +83,7 @@ impl Constraint {
             Self::AnyPointer => "Constraint::AnyPointer".into(),
             Self::PointerInAddressSpace(space) => format!("Constraint::PointerInAddressSpace({space})"),
             Self::AnyType => "Constraint::AnyType".into(),
+            Self::LoadableType => "Constraint::LoadableType".into(),
             Self::IntegerAttr(width) => format!("Constraint::IntegerAttr({width})"),
         }
     }

@@ -49,6 +49,32 @@ impl Drop for DiagnosticCollector<'_> {
     }
 }
 
+/// At most this many characters of a source line are shown under a
+/// diagnostic, centred on its column.
+const EXCERPT_WIDTH: usize = 160;
+
+/// The part of `line` to show for a diagnostic at 0-based character
+/// `column`, and the caret's position in it: the whole line when it is short,
+/// otherwise a window around the column with `...` where it was cut.
+fn excerpt(line: &str, column: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    let column = column.min(chars.len());
+    if chars.len() <= EXCERPT_WIDTH {
+        return (line.to_string(), column);
+    }
+    let start = column.saturating_sub(EXCERPT_WIDTH / 2);
+    let end = (start + EXCERPT_WIDTH).min(chars.len());
+    let mut text = String::new();
+    if start > 0 {
+        text.push_str("...");
+    }
+    text.extend(&chars[start..end]);
+    if end < chars.len() {
+        text.push_str("...");
+    }
+    (text, column - start + if start > 0 { 3 } else { 0 })
+}
+
 fn flatten(diagnostic: &MlirDiagnostic, sink: &mut Vec<Diagnostic>) {
     let (file, line, column) = file_line_column(diagnostic.location());
     let severity = match diagnostic.severity() {
@@ -95,10 +121,10 @@ pub fn render(diagnostic: &Diagnostic, fallback_file: &str, source: Option<&str>
     if let (Some(source), Some(line), Some(column), true) = (source, diagnostic.line, diagnostic.column, from_this_file)
     {
         if let Some(text_line) = source.lines().nth(line.saturating_sub(1) as usize) {
-            let width = text_line.chars().take(column.saturating_sub(1) as usize).count();
-            text.push_str(text_line);
+            let (excerpt, caret) = excerpt(text_line, column.saturating_sub(1) as usize);
+            text.push_str(&excerpt);
             text.push('\n');
-            text.push_str(&" ".repeat(width));
+            text.push_str(&" ".repeat(caret));
             text.push_str("^\n");
         }
     }

@@ -53,6 +53,7 @@
 
 mod context;
 pub mod diagnostics;
+pub mod nesting;
 pub mod opt;
 mod pipeline;
 pub mod registry;

@@ -16,6 +16,7 @@ use melior::{
 use crate::{
     context::create_context,
     diagnostics::{render, DiagnosticCollector},
+    nesting::{check_nesting, MAX_NESTING},
     registry::register_passes,
     shim,
     verify_diagnostics::{self, Diagnostic, Severity},
@@ -78,7 +79,10 @@ pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
     let pieces = if config.split_input_file { split_input(source) } else { vec![source.to_string()] };
     let mut outputs = Vec::new();
     for piece in &pieces {
-        let (output, diagnostics, ok) = process_piece(config, piece, filename);
+        let (output, diagnostics, ok) = match check_nesting(piece, MAX_NESTING) {
+            Ok(()) => process_piece(config, piece, filename),
+            Err(error) => (None, vec![Diagnostic { file: Some(filename.to_string()), ..error }], false),
+        };
         if let Some(output) = output {
             outputs.push(output);
         }

@@ -8,14 +8,14 @@
 //! [`PipelineOptions::opt_byval`], handed to both `lower-struct-args` and
 //! `memory-space-opt` (seed 002: both passes must read the same byte).
 
-use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
+use melior::ir::OperationRef;
 use melior::pass::{OperationPassManager, PassManager};
 use ptxcc_conversions::{
-    ir::{module_functions, op_name},
     lower_alloca::{create_lower_alloca_pass, lower_alloca, LowerAllocaOptions},
     lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
     memory_space_opt::{create_memory_space_opt_pass, memory_space_opt, MemorySpaceOptOptions},
     options::{parse_bool, unknown_option},
+    pass::nested_functions_pass,
     ptxcc_to_llvm::{convert_ptxcc_to_llvm, create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
     verify::{create_verify_pass, VerifyOptions},
     OptionError, OptionInfo, PassOptions,
@@ -158,23 +158,20 @@ const fn str_eq(a: &str, b: &str) -> bool {
 
 /// Adds the whole pipeline to `pm`, a pass manager on `builtin.module`.
 pub fn add_pipeline(pm: &PassManager, options: &PipelineOptions) {
-    add_pipeline_to(&pm.as_operation_pass_manager(), "builtin.module", options);
+    add_pipeline_to(&pm.as_operation_pass_manager(), options);
 }
 
-/// Adds the whole pipeline to `pm`, anchored on the op named `anchor`.
-pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: &PipelineOptions) {
+/// Adds the whole pipeline to `pm`, a pass manager on `builtin.module`.
+pub(crate) fn add_pipeline_to(pm: &OperationPassManager, options: &PipelineOptions) {
     pm.add_pass(create_lower_struct_args_pass(&options.lower_struct_args()));
-    on_functions(pm, anchor, |functions| {
+    on_functions(pm, "builtin.module", |functions| {
         functions.add_pass(create_lower_alloca_pass(&options.alloca));
         functions.add_pass(create_memory_space_opt_pass(&options.memory_space_opt()));
         functions.add_pass(create_convert_ptxcc_to_llvm_pass(&options.convert));
     });
-    if anchor != "llvm.func" {
-        pm.add_pass(create_nested_functions_pass(anchor, options));
-    }
-    // ptxcc-verify runs on `builtin.module` (it looks at callees across the
-    // module); the registry refuses `verify` under another anchor.
-    if options.verify && anchor == "builtin.module" {
+    let nested = options.clone();
+    pm.add_pass(nested_functions_pass(PipelineOptions::PASS, move |func| run_function_passes(func, &nested)));
+    if options.verify {
         pm.add_pass(create_verify_pass(&options.verify_options()));
     }
 }
@@ -184,47 +181,4 @@ fn run_function_passes(func: OperationRef, options: &PipelineOptions) -> bool {
     lower_alloca(func, &options.alloca).is_ok()
         && memory_space_opt(func, &options.memory_space_opt()).is_ok()
         && convert_ptxcc_to_llvm(func, &options.convert).is_ok()
-}
-
-#[repr(align(8))]
-struct NestedFunctionsId;
-static NESTED_FUNCTIONS_ID: NestedFunctionsId = NestedFunctionsId;
-
-/// A pass for the functions a pass manager nested on `llvm.func` does not
-/// reach: those inside nested modules (`builtin.module`, `gpu.module`) at
-/// any depth. It runs the function passes on them one after the other
-/// (lower-struct-args, a module pass, has already lowered them).
-fn create_nested_functions_pass(anchor: &str, options: &PipelineOptions) -> melior::pass::Pass {
-    let options = options.clone();
-    // MLIR keeps the op name without copying it: it must outlive the pass.
-    let anchor: &'static str = match anchor {
-        "builtin.module" => "builtin.module",
-        "gpu.module" => "gpu.module",
-        other => Box::leak(other.to_string().into_boxed_str()),
-    };
-    melior::pass::create_external(
-        move |module: OperationRef<'_, '_>, pass: melior::pass::ExternalPass<'_>| {
-            // Only the ops beside the functions are looked into: walking
-            // the whole module cost as much as a pass on large modules.
-            let mut ok = true;
-            let mut next = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
-            while let Some(op) = next {
-                if op_name(op) != "llvm.func" && op.region_count() > 0 {
-                    for func in module_functions(op) {
-                        ok &= run_function_passes(func, &options);
-                    }
-                }
-                next = op.next_in_block();
-            }
-            if !ok {
-                pass.signal_failure();
-            }
-        },
-        melior::ir::r#type::TypeId::create(&NESTED_FUNCTIONS_ID),
-        "PtxccNestedFunctions",
-        "ptxcc-nested-functions",
-        "The pipeline's function passes on functions inside nested modules",
-        anchor,
-        &[],
-    )
 }

@@ -23,6 +23,27 @@ use crate::{
     shim,
 };
 
+/// Why a pass could not be added to a pass manager.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum AddPassError {
+    /// Its options did not parse.
+    #[error(transparent)]
+    Options(#[from] OptionError),
+    /// It was placed under an op it cannot run on.
+    #[error(
+        "pass '{pass}' runs on '{expected}' and cannot run nested under '{anchor}'; \
+         write it directly inside '{expected}(...)', e.g. --pass-pipeline='{expected}({pass})'"
+    )]
+    Anchor {
+        /// The pass.
+        pass: &'static str,
+        /// The op it runs on.
+        expected: &'static str,
+        /// The op the pass manager it was given runs on.
+        anchor: String,
+    },
+}
+
 /// A pass (or pipeline) that ptxcc registers by name.
 #[derive(Clone, Copy, Debug)]
 pub struct PassInfo {
@@ -34,7 +55,7 @@ pub struct PassInfo {
     pub options: &'static [OptionInfo],
     /// Adds the pass to `pm` (anchored on `anchor`, the op name of `pm`)
     /// with the options parsed from `options`.
-    pub add: fn(pm: &OperationPassManager, anchor: &str, options: &str) -> Result<(), OptionError>,
+    pub add: fn(pm: &OperationPassManager, anchor: &str, options: &str) -> Result<(), AddPassError>,
 }
 
 /// The registry entry of the pass `T`.
@@ -42,14 +63,35 @@ const fn entry<T: PtxccPass>() -> PassInfo {
     PassInfo { name: T::PASS, summary: T::SUMMARY, options: T::OPTIONS, add: add_pass::<T> }
 }
 
-/// Adds the pass `T` with the options in `text` to `pm` (anchored on
-/// `anchor`), nested under `llvm.func` when it runs on functions.
-fn add_pass<T: PtxccPass>(pm: &OperationPassManager, anchor: &str, text: &str) -> Result<(), OptionError> {
-    let pass = T::parse(text)?.create_pass();
-    if T::ANCHOR == "llvm.func" {
-        on_functions(pm, anchor, |functions| functions.add_pass(pass));
+/// Checks that a pass on `expected` (a module op) may be added to a pass
+/// manager anchored on `anchor`: MLIR aborts the process when a pass lands
+/// on a pass manager for another op.
+pub(crate) fn check_module_anchor(
+    pass: &'static str,
+    expected: &'static str,
+    anchor: &str,
+) -> Result<(), AddPassError> {
+    if anchor == expected {
+        Ok(())
     } else {
-        pm.add_pass(pass);
+        Err(AddPassError::Anchor { pass, expected, anchor: anchor.to_string() })
+    }
+}
+
+/// Adds the pass `T` with the options in `text` to `pm` (anchored on
+/// `anchor`). A pass on functions is nested under `llvm.func` (in parallel)
+/// and, under a module, also runs on the functions of nested modules; a
+/// pass on modules must be given a module pass manager.
+fn add_pass<T: PtxccPass>(pm: &OperationPassManager, anchor: &str, text: &str) -> Result<(), AddPassError> {
+    let options = T::parse(text)?;
+    if T::ANCHOR == "llvm.func" {
+        on_functions(pm, anchor, |functions| functions.add_pass(options.create_pass()));
+        if anchor == "builtin.module" {
+            pm.add_pass(options.create_nested_functions_pass());
+        }
+    } else {
+        check_module_anchor(T::PASS, T::ANCHOR, anchor)?;
+        pm.add_pass(options.create_pass());
     }
     Ok(())
 }
@@ -68,15 +110,8 @@ pub const PASSES: &[PassInfo] = &[
         options: PipelineOptions::OPTIONS,
         add: |pm, anchor, text| {
             let options = PipelineOptions::parse(text)?;
-            if options.verify && anchor != "builtin.module" {
-                return Err(OptionError::Invalid {
-                    pass: PipelineOptions::PASS,
-                    name: "verify".into(),
-                    value: "true".into(),
-                    expected: "false where the pipeline runs on another op than builtin.module (ptxcc-verify looks at the whole module)",
-                });
-            }
-            add_pipeline_to(pm, anchor, &options);
+            check_module_anchor(PipelineOptions::PASS, "builtin.module", anchor)?;
+            add_pipeline_to(pm, &options);
             Ok(())
         },
     },

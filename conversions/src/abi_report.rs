@@ -54,7 +54,7 @@ use crate::{
     ir::{nested_ops, op_name},
     lower_alloca::{frame_layout, FrameLayout},
     options::{parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
-    pass::{pass_from_fn, PassId, PtxccPass},
+    pass::{PassId, PtxccPass},
 };
 
 /// Options of `ptxcc-abi-report`.
@@ -145,8 +145,24 @@ fn listable(layout: &DataLayout, ty: &AbiType) -> bool {
         && layout.alloc_size(ty) <= MAX_LISTED_BYTES
 }
 
+/// Cells of a report table longer than this are cut (with `...`): a struct
+/// with thousands of fields would otherwise push every other column away.
+const MAX_CELL_WIDTH: usize = 200;
+
+/// `cell`, cut to [`MAX_CELL_WIDTH`] characters.
+fn shortened(cell: &str) -> String {
+    if cell.chars().count() <= MAX_CELL_WIDTH {
+        return cell.to_string();
+    }
+    let mut text: String = cell.chars().take(MAX_CELL_WIDTH - 3).collect();
+    text.push_str("...");
+    text
+}
+
 /// Writes rows as `//`-prefixed columns padded to the widest cell.
 fn write_table(out: &mut String, rows: &[Vec<String>]) {
+    let rows: Vec<Vec<String>> = rows.iter().map(|row| row.iter().map(|cell| shortened(cell)).collect()).collect();
+    let rows = &rows;
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
@@ -157,7 +173,10 @@ fn write_table(out: &mut String, rows: &[Vec<String>]) {
             if c + 1 == row.len() {
                 line.push_str(cell);
             } else {
-                let _ = write!(line, "{cell:<width$}  ", width = widths[c]);
+                // Padded by hand: `format!`'s width is a u16 and panics
+                // above 65,535 (a struct with thousands of fields).
+                line.push_str(cell);
+                line.extend(std::iter::repeat_n(' ', widths[c] - cell.chars().count() + 2));
             }
         }
         out.push_str(line.trim_end());
@@ -387,13 +406,12 @@ impl PtxccPass for AbiReportOptions {
     const NAME: &'static str = "PtxccAbiReport";
     const ANCHOR: &'static str = "builtin.module";
 
-    fn create_pass(&self) -> Pass {
-        let options = self.clone();
-        pass_from_fn::<Self>(&PASS_ID, move |module| {
-            let mut text = String::new();
-            let problems = report_module(module, &options, &mut text);
-            eprint!("{text}");
-            problems == 0
-        })
+    const ID: &'static PassId = &PASS_ID;
+
+    fn run(&self, module: OperationRef) -> bool {
+        let mut text = String::new();
+        let problems = report_module(module, self, &mut text);
+        eprint!("{text}");
+        problems == 0
     }
 }

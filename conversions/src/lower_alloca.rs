@@ -80,7 +80,7 @@ use crate::{
         nested_ops, op_name, replace_uses, type_attribute, uses,
     },
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
-    pass::{pass_from_fn, PassId, PtxccPass},
+    pass::{PassId, PtxccPass},
 };
 
 /// Options of `lower-alloca`.
@@ -345,8 +345,9 @@ impl PtxccPass for LowerAllocaOptions {
     const NAME: &'static str = "LowerAlloca";
     const ANCHOR: &'static str = "llvm.func";
 
-    fn create_pass(&self) -> Pass {
-        let options = *self;
-        pass_from_fn::<Self>(&PASS_ID, move |function| lower_alloca(function, &options).is_ok())
+    const ID: &'static PassId = &PASS_ID;
+
+    fn run(&self, function: OperationRef) -> bool {
+        lower_alloca(function, self).is_ok()
     }
 }

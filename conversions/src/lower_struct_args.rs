@@ -63,7 +63,7 @@ use crate::{
     ir::module_functions,
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
-    pass::{pass_from_fn, PassId, PtxccPass},
+    pass::{PassId, PtxccPass},
 };
 
 /// The module attribute that records the `opt-byval` value
@@ -404,9 +404,10 @@ impl PtxccPass for LowerStructArgsOptions {
     const NAME: &'static str = "LowerStructArgs";
     const ANCHOR: &'static str = "builtin.module";
 
-    fn create_pass(&self) -> Pass {
-        let options = self.clone();
-        pass_from_fn::<Self>(&PASS_ID, move |module| lower_struct_args(module, &options).is_ok())
+    const ID: &'static PassId = &PASS_ID;
+
+    fn run(&self, module: OperationRef) -> bool {
+        lower_struct_args(module, self).is_ok()
     }
 }
 

@@ -91,7 +91,7 @@ use crate::{
     kernel::{is_kernel, parameter_count, parameter_has},
     lower_struct_args::OPT_BYVAL_ATTRIBUTE,
     options::{parse_bool, unknown_option, OptionError, OptionInfo, PassOptions},
-    pass::{pass_from_fn, PassId, PtxccPass},
+    pass::{PassId, PtxccPass},
 };
 
 /// Options of `memory-space-opt`.
@@ -615,9 +615,10 @@ impl PtxccPass for MemorySpaceOptOptions {
     const NAME: &'static str = "MemorySpaceOpt";
     const ANCHOR: &'static str = "llvm.func";
 
-    fn create_pass(&self) -> Pass {
-        let options = *self;
-        pass_from_fn::<Self>(&PASS_ID, move |function| memory_space_opt(function, &options).is_ok())
+    const ID: &'static PassId = &PASS_ID;
+
+    fn run(&self, function: OperationRef) -> bool {
+        memory_space_opt(function, self).is_ok()
     }
 }
 

@@ -1,11 +1,27 @@
-//! The one way ptxcc wraps its plain functions as MLIR passes.
+//! The one way ptxcc wraps its plain functions as MLIR passes, and the one
+//! place where a panic inside a pass becomes an error instead of an abort.
+//!
+//! MLIR calls a pass (and a rewrite pattern) through a C callback; a Rust
+//! panic cannot unwind through it and aborts the whole process, the compiler
+//! that embeds ptxcc included. [`pass_from_fn`] runs every pass body under
+//! [`contain_panics`], which turns a panic into an error at the op the pass
+//! runs on ("internal error in lower-struct-args: ...; please report it") and
+//! a pass failure. Code that calls back from C itself (the pattern helper,
+//! walks) collects first and works outside the callback, or contains its own
+//! panics.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
-    ir::{r#type::TypeId, OperationRef},
+    ir::{block::BlockLike, operation::OperationLike, r#type::TypeId, OperationRef, RegionLike},
     pass::{create_external, ExternalPass, Pass},
 };
+use ptxcc_dialect::verify::emit_error;
 
-use crate::options::PassOptions;
+use crate::{
+    ir::{module_functions, op_name},
+    options::PassOptions,
+};
 
 /// The identity MLIR knows a pass by: one `static` per pass.
 #[repr(align(8))]
@@ -18,17 +34,34 @@ pub trait PtxccPass: PassOptions {
     const NAME: &'static str;
     /// The op it runs on (`builtin.module`, `llvm.func`).
     const ANCHOR: &'static str;
+    /// The pass's identity (a `static PassId` of its own).
+    const ID: &'static PassId;
+
+    /// Runs the pass on `op` (an op named [`Self::ANCHOR`]) with these
+    /// options; false when it failed (after reporting why as diagnostics).
+    fn run(&self, op: OperationRef) -> bool;
 
     /// The pass with these options.
-    fn create_pass(&self) -> Pass;
+    fn create_pass(&self) -> Pass {
+        let options = self.clone();
+        pass_from_fn::<Self>(Self::ID, move |op| options.run(op))
+    }
+
+    /// For a pass on `llvm.func`: a pass on a module that runs it on the
+    /// functions of the module's nested modules (which a pass manager nested
+    /// on `llvm.func` does not reach), one after the other.
+    fn create_nested_functions_pass(&self) -> Pass {
+        let options = self.clone();
+        nested_functions_pass(Self::PASS, move |func| options.run(func))
+    }
 }
 
 /// The pass `T` (identified by `id`, a `static PassId` of its own) that runs
-/// `body` on its op and fails when `body` returns false.
+/// `body` on its op and fails when `body` returns false or panics.
 pub fn pass_from_fn<T: PtxccPass>(id: &'static PassId, body: impl Fn(OperationRef) -> bool + Clone + 'static) -> Pass {
     create_external(
         move |operation: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            if !body(operation) {
+            if !contain_panics(T::PASS, operation, || body(operation)) {
                 pass.signal_failure();
             }
         },
@@ -39,4 +72,134 @@ pub fn pass_from_fn<T: PtxccPass>(id: &'static PassId, body: impl Fn(OperationRe
         T::ANCHOR,
         &[],
     )
+}
+
+/// Runs `body`; a panic inside it becomes an error at `op` naming `pass`
+/// and the panic's message, and the result false.
+pub fn contain_panics(pass: &str, op: OperationRef, body: impl FnOnce() -> bool) -> bool {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(ok) => ok,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".into());
+            emit_error(
+                op.location(),
+                &format!("internal error in {pass}: {message}; please report it with the input that caused it"),
+            );
+            false
+        }
+    }
+}
+
+static NESTED_FUNCTIONS_ID: PassId = PassId;
+
+/// A pass on `builtin.module` that runs `body` on every `llvm.func` inside
+/// the module's nested modules (`builtin.module`, `gpu.module`, at any
+/// depth), one after the other: the functions a pass manager nested on
+/// `llvm.func` does not reach. `pass` names the work in errors.
+pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> bool + Clone + 'static) -> Pass {
+    create_external(
+        move |module: OperationRef<'_, '_>, external: ExternalPass<'_>| {
+            let ok = contain_panics(pass, module, || {
+                // Only the ops beside the functions are looked into: walking
+                // the whole module cost as much as a pass on large modules.
+                let mut ok = true;
+                let mut next = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+                while let Some(op) = next {
+                    if op_name(op) != "llvm.func" && op.region_count() > 0 {
+                        for func in module_functions(op) {
+                            ok &= body(func);
+                        }
+                    }
+                    next = op.next_in_block();
+                }
+                ok
+            });
+            if !ok {
+                external.signal_failure();
+            }
+        },
+        TypeId::create(&NESTED_FUNCTIONS_ID),
+        "PtxccNestedFunctions",
+        pass,
+        "Runs a function pass on the functions inside nested modules",
+        "builtin.module",
+        &[],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use melior::{ir::Module, pass::PassManager};
+
+    use super::*;
+    use crate::{
+        abi::tests::llvm_context,
+        options::{OptionError, OptionInfo},
+    };
+
+    /// A pass whose body panics: what a bug in any pass would do.
+    #[derive(Clone, Default)]
+    struct Panicking;
+
+    impl PassOptions for Panicking {
+        const PASS: &'static str = "test-panicking";
+        const SUMMARY: &'static str = "Panics";
+        const OPTIONS: &'static [OptionInfo] = &[];
+
+        fn set(&mut self, name: &str, _: Option<&str>) -> Result<(), OptionError> {
+            Err(crate::options::unknown_option::<Self>(name))
+        }
+    }
+
+    static PANICKING_ID: PassId = PassId;
+
+    impl PtxccPass for Panicking {
+        const NAME: &'static str = "TestPanicking";
+        const ANCHOR: &'static str = "llvm.func";
+        const ID: &'static PassId = &PANICKING_ID;
+
+        fn run(&self, _: OperationRef) -> bool {
+            panic!("an IR shape nobody expected")
+        }
+    }
+
+    /// A panic inside a pass body, on MLIR's worker threads or in the
+    /// nested-modules pass, is an error at the op the pass ran on and a pass
+    /// failure; the process (a compiler that embeds ptxcc) lives on.
+    #[test]
+    fn a_panic_in_a_pass_is_an_error_at_the_op_not_an_abort() {
+        let context = llvm_context();
+        let messages = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&messages);
+        context.attach_diagnostic_handler(move |diagnostic| {
+            sink.lock().unwrap().push(format!("{}: {}", diagnostic.location(), diagnostic));
+            true
+        });
+        let mut module = Module::parse(
+            &context,
+            "llvm.func @top() { llvm.return }\nmodule @inner { llvm.func @nested() { llvm.return } }",
+        )
+        .expect("parses");
+        let pm = PassManager::new(&context);
+        pm.nested_under("llvm.func").add_pass(Panicking.create_pass());
+        pm.add_pass(Panicking.create_nested_functions_pass());
+        assert!(pm.run(&mut module).is_err());
+        let reported = std::mem::take(&mut *messages.lock().unwrap());
+        assert!(
+            reported
+                .iter()
+                .any(|m| m.contains("internal error in test-panicking: an IR shape nobody expected; please report")),
+            "{reported:?}"
+        );
+
+        let pm = PassManager::new(&context);
+        pm.add_pass(Panicking.create_nested_functions_pass());
+        assert!(pm.run(&mut module).is_err(), "the nested-modules pass fails too");
+    }
 }

@@ -38,7 +38,7 @@ pub use load_param::populate_load_param_patterns;
 use crate::{
     context::context_of,
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
-    pass::{pass_from_fn, PassId, PtxccPass},
+    pass::{PassId, PtxccPass},
 };
 
 /// Options of `convert-ptxcc-to-llvm`.
@@ -116,11 +116,13 @@ pub fn populate_ptxcc_to_llvm_patterns(
 pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOptions) -> Result<(), ConversionError> {
     let mut problems = 0;
     let mut grid_constants = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
+    // Collected first: a panic cannot unwind through MLIR's walk callback.
+    let ops: Vec<_> = std::iter::once(root).chain(crate::ir::nested_ops(root)).collect();
+    for &op in &ops {
         let invalid = ptxcc_dialect::verify_op(op);
         if invalid > 0 {
             problems += invalid;
-            return WalkResult::Advance;
+            continue;
         }
         match load_param::check(op).and_then(|()| casts::check(op)) {
             Ok(Some(index)) => grid_constants.push((op.to_raw(), index)),
@@ -130,8 +132,7 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
                 problems += 1;
             }
         }
-        WalkResult::Advance
-    });
+    }
     if problems > 0 {
         return Err(ConversionError::Illegal(problems));
     }
@@ -173,9 +174,10 @@ impl PtxccPass for ConvertPtxccToLlvmOptions {
     const NAME: &'static str = "ConvertPtxccToLlvm";
     const ANCHOR: &'static str = "llvm.func";
 
-    fn create_pass(&self) -> Pass {
-        let options = *self;
-        pass_from_fn::<Self>(&PASS_ID, move |function| convert_ptxcc_to_llvm(function, &options).is_ok())
+    const ID: &'static PassId = &PASS_ID;
+
+    fn run(&self, function: OperationRef) -> bool {
+        convert_ptxcc_to_llvm(function, self).is_ok()
     }
 }
 
@@ -255,7 +257,20 @@ where
             base.set_insertion_point_before(op);
             let context = context_of(op);
             let emitter = Emitter { rewriter: base, context: &context, location: op.location() };
-            match lower(&emitter, op) {
+            // A panic cannot unwind through MLIR's pattern driver: it becomes
+            // an error at the op, which then stays (and fails the pass).
+            let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lower(&emitter, op)));
+            let lowered = match lowered {
+                Ok(lowered) => lowered,
+                Err(_) => {
+                    emit_error(
+                        op.location(),
+                        "internal error while lowering this op; please report it with the input that caused it",
+                    );
+                    None
+                }
+            };
+            match lowered {
                 Some(values) => {
                     if values.is_empty() {
                         base.erase_op(op);

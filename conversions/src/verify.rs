@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | local launch argument | a kernel parameter of type `!llvm.ptr<5>`; a pointer into a local slot (an alloca, through casts, GEPs, selects and phis) passed to a kernel called from device code or stored into a device-side launch's parameter buffer (`cudaGetParameterBuffer*`) | local memory belongs to one thread: a launched grid cannot read it (seed 002's "pointer-to-local-or-generic launch argument") |
 //! | param to generic in a device function | `ptxcc.param_to_generic`, or an `llvm.addrspacecast` from `!llvm.ptr<101>`, in a function that is not a kernel | `cvta.param` exists for kernel parameters only |
-//! | byval left with opt-byval | a kernel `byval` parameter used other than through its param-space cast when opt-byval is on (the value `lower-struct-args` recorded, else the option) | seed 002: `lower-struct-args` and `memory-space-opt` must agree; a kernel they disagree on reaches `llc` with a generic byval pointer |
+//! | byval left with opt-byval | a kernel `byval` parameter used other than through its param-space cast in a module where `lower-struct-args` recorded `opt-byval=true` (IR it has not lowered has no such rule) | seed 002: after `lower-struct-args` with opt-byval every use goes through param space; a use added later reaches `llc` with a generic byval pointer, which it copies |
 //! | variadic | a variadic kernel; a `musttail` call of a variadic function | `.entry` has no variadic form; LLVM's variadic lowering cannot forward `...` (`llc` aborts) |
 //! | param space | a kernel whose parameters exceed the target's `.param` limit | `ptxas` fails late; `llc` checks nothing |
 //! | 128-bit atomics | an atomic of more than 64 bits below sm_90 / PTX 8.3 | `llc` fails ("unsupported cmpxchg") |
@@ -41,7 +41,7 @@ use crate::{
     kernel::{function_type, is_kernel, parameter_count, parameter_has, LLVM_BYVAL},
     memory_space_opt::{recorded_opt_byval, MemorySpaceOptOptions, SpaceAnalysis},
     options::{parse_bool, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
-    pass::{pass_from_fn, PassId, PtxccPass},
+    pass::{PassId, PtxccPass},
 };
 
 /// Options of `ptxcc-verify`.
@@ -128,9 +128,10 @@ pub enum Violation {
         /// The function.
         function: String,
     },
-    /// A kernel byval parameter still used as a generic pointer under opt-byval.
+    /// A kernel byval parameter still used as a generic pointer after
+    /// lower-struct-args ran with opt-byval.
     #[error(
-        "pointer-to-local-or-generic launch argument: byval parameter {index} of kernel @{kernel} is used as a generic pointer although opt-byval is on; lower-struct-args did not rewrite it (run it with the opt-byval memory-space-opt gets: ptxcc-pipeline hands one value to both)"
+        "byval parameter {index} of kernel @{kernel} is used through its generic address although lower-struct-args ran with opt-byval=true, which reads every byval parameter through its param-space view: a pass after lower-struct-args added this use (run the ptxcc passes last, or ptxcc-pipeline{{verify=true}}); llc would copy the struct to local memory"
     )]
     ByvalLeft {
         /// The kernel.
@@ -298,8 +299,10 @@ pub fn verify_function<'c>(
     let ops = nested_ops(func);
     if kernel {
         verify_kernel_signature(func, &name, taken, &layout, target.as_ref().ok(), &mut found);
-        let opt_byval = recorded_opt_byval(func).unwrap_or(options.opt_byval);
-        if opt_byval {
+        // Only IR that lower-struct-args lowered with opt-byval has a rule
+        // here: before it ran, a byval parameter used in place is what every
+        // front end emits (and llc copies it as needed).
+        if recorded_opt_byval(func) == Some(true) {
             verify_byval_rewritten(func, &name, &mut found);
         }
     }
@@ -487,8 +490,9 @@ impl PtxccPass for VerifyOptions {
     const NAME: &'static str = "PtxccVerify";
     const ANCHOR: &'static str = "builtin.module";
 
-    fn create_pass(&self) -> Pass {
-        let options = self.clone();
-        pass_from_fn::<Self>(&PASS_ID, move |module| verify_module(module, &options) == 0)
+    const ID: &'static PassId = &PASS_ID;
+
+    fn run(&self, module: OperationRef) -> bool {
+        verify_module(module, self) == 0
     }
 }

@@ -9,6 +9,11 @@ pub enum Constraint {
     PointerInAddressSpace(u32),
     /// Any type IRDL lets through (ODS may say more).
     AnyType,
+    /// A type with a size that `llvm.load` can load (`LLVM_LoadableType`):
+    /// integers, floats, pointers, fixed vectors of them, arrays and
+    /// non-opaque structs of loadable types. IRDL cannot say it; the Rust
+    /// verifier checks it.
+    LoadableType,
     /// An integer attribute of exactly this width.
     IntegerAttr(u32),
 }

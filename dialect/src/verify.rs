@@ -7,8 +7,8 @@
 //! | op | rule |
 //! |---|---|
 //! | all | integer attributes have the width the `.td` gives (`I64Attr`: `i64`) |
-//! | `load_param` | `offset` >= 0, `alignment` a power of two |
-//! | `copy_param` | `size` > 0, `alignment` a power of two, `dst` generic or local |
+//! | `load_param` | `offset` >= 0, `alignment` a power of two of at most 2^32, a result `llvm.load` can load (`LLVM_LoadableType`, which IRDL cannot express) |
+//! | `copy_param` | `size` > 0, `alignment` a power of two of at most 2^32, `dst` generic or local |
 //! | `generic_to_as` | the result is in global, shared, const or local space |
 //!
 //! Operands are re-checked against the `.td` too (a pointer in address space
@@ -23,6 +23,9 @@ use melior::ir::{
 };
 
 use crate::{address_space, names, types::pointer_address_space, Constraint, OpInfo};
+
+/// The largest alignment LLVM IR can express (`llvm::Value::MaxAlignmentExponent`).
+pub const MAX_ALIGNMENT: i64 = 1 << 32;
 
 /// Ptxcc ops that failed verification.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -105,6 +108,17 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
             }
         }
     }
+    for (index, field) in info.results.iter().enumerate() {
+        let Ok(value) = op.result(index) else { continue };
+        if field.constraint == Constraint::LoadableType && !crate::types::is_loadable(value.r#type()) {
+            problems.push(format!(
+                "result '{}' must be a type llvm.load can load (an integer, float, pointer, fixed vector, or an array or \
+                 non-opaque struct of them), got '{}'",
+                field.name,
+                value.r#type()
+            ));
+        }
+    }
     for field in info.attributes {
         let Constraint::IntegerAttr(width) = field.constraint else { continue };
         let Ok(attribute) = op.attribute(field.name) else {
@@ -126,6 +140,8 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
         let alignment = int("alignment");
         if alignment <= 0 || alignment & (alignment - 1) != 0 {
             problems.push(format!("alignment must be a power of two, got {alignment}"));
+        } else if alignment > MAX_ALIGNMENT {
+            problems.push(format!("alignment must be at most 2^32 (LLVM's limit), got {alignment}"));
         }
     };
     match info.full_name {

@@ -171,22 +171,59 @@ fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
     })
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory
-/// and a rename, so that readers never see a partial file.
-fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+/// Writes `text` to `path`. A regular file (or a path that does not exist
+/// yet) is written through a temporary file in the same directory and a
+/// rename, so that readers never see a partial file; the replaced file's
+/// permissions are kept. Anything else (a device such as `/dev/null` or
+/// `/dev/full`, a FIFO, a symbolic link) is opened and written in place: a
+/// rename would replace the device node or the link with a regular file.
+/// Every write error is reported, the last flush included.
+fn write_output(path: &Path, text: &str) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_file() => write_atomically(path, text, Some(metadata.permissions())),
+        Ok(_) => write_in_place(path, text),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => write_atomically(path, text, None),
+        Err(error) => Err(error),
+    }
+}
+
+/// Opens `path` for writing (truncating it) and writes `text`.
+fn write_in_place(path: &Path, text: &str) -> io::Result<()> {
+    let mut file = fs::OpenOptions::new().write(true).truncate(true).open(path)?;
+    file.write_all(text.as_bytes())?;
+    file.flush()
+}
+
+/// Writes `text` to a temporary file beside `path` and renames it over
+/// `path`, giving it `permissions` (those of the file it replaces).
+fn write_atomically(path: &Path, text: &str, permissions: Option<fs::Permissions>) -> io::Result<()> {
     let directory = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let temporary: PathBuf = directory.join(format!(".{file_name}.ptxcc-opt-{}.tmp", std::process::id()));
     let result = (|| {
-        let mut file = fs::File::create(&temporary)?;
+        let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&temporary)?;
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
+        if let Some(permissions) = permissions {
+            fs::set_permissions(&temporary, permissions)?;
+        }
         fs::rename(&temporary, path)
     })();
     if result.is_err() {
         let _ = fs::remove_file(&temporary);
     }
     result
+}
+
+/// Writes `text` to standard output. A reader that went away (`| head`) ends
+/// the run quietly with a failure; any other error is reported.
+fn write_stdout(text: &str) -> Result<bool, String> {
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(true),
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(error) => Err(format!("error: cannot write standard output: {}", io_reason(&error))),
+    }
 }
 
 fn run() -> Result<bool, String> {
@@ -222,21 +259,27 @@ fn run() -> Result<bool, String> {
     let source = decode(bytes, &name)?;
     let outcome = process(&config, &source, &name);
     eprint!("{}", outcome.messages);
-    match matches.get_one::<String>("output") {
-        Some(path) if outcome.success => write_atomically(Path::new(path), &outcome.output)
+    let written = match matches.get_one::<String>("output").map(String::as_str) {
+        Some("-") | None => write_stdout(&outcome.output)?,
+        Some(path) if outcome.success => write_output(Path::new(path), &outcome.output)
+            .map(|()| true)
             .map_err(|e| format!("error: cannot write '{path}': {}", io_reason(&e)))?,
-        Some(_) => {}
-        None => {
-            let mut stdout = io::stdout().lock();
-            let _ = stdout.write_all(outcome.output.as_bytes());
-            let _ = stdout.flush();
-        }
-    }
-    Ok(outcome.success)
+        Some(_) => true,
+    };
+    Ok(outcome.success && written)
 }
 
+/// The stack of the thread that parses, transforms and prints: MLIR recurses
+/// once per level of nesting (see [`ptxcc::nesting`]).
+const STACK_SIZE: usize = 1 << 30;
+
 fn main() -> ExitCode {
-    match std::panic::catch_unwind(run) {
+    let worker = std::thread::Builder::new().name("ptxcc-opt".into()).stack_size(STACK_SIZE).spawn(run);
+    let outcome = match worker {
+        Ok(handle) => handle.join(),
+        Err(_) => std::panic::catch_unwind(run),
+    };
+    match outcome {
         Ok(Ok(true)) => ExitCode::SUCCESS,
         Ok(Ok(false)) => ExitCode::FAILURE,
         Ok(Err(message)) => {

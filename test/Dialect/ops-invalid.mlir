@@ -136,3 +136,46 @@ llvm.func @generic_to_as_from_local(%l: !llvm.ptr<5>) {
   %p = "ptxcc.generic_to_as"(%l) : (!llvm.ptr<5>) -> !llvm.ptr<1>
   llvm.return
 }
+
+// -----
+
+// IRDL cannot say LLVM_LoadableType: a token result used to pass
+// verification and then trap in the translation to LLVM IR.
+llvm.func @load_param_token_result(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{'ptxcc.load_param' op result 'result' must be a type llvm.load can load (an integer, float, pointer, fixed vector, or an array or non-opaque struct of them), got '!llvm.token'}}
+  %v = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> !llvm.token
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_param_opaque_struct_result(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{'ptxcc.load_param' op result 'result' must be a type llvm.load can load}}
+  %v = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> !llvm.struct<"opaque", opaque>
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_param_array_of_tokens(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{'ptxcc.load_param' op result 'result' must be a type llvm.load can load}}
+  %v = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> !llvm.array<2 x struct<"o", opaque>>
+  llvm.return
+}
+
+// -----
+
+// An alignment above LLVM's 2^32 used to pass and fail in the translation.
+llvm.func @load_param_alignment_too_large(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{'ptxcc.load_param' op alignment must be at most 2^32 (LLVM's limit), got 1099511627776}}
+  %v = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 1099511627776 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @copy_param_alignment_too_large(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
+  // expected-error @+1 {{'ptxcc.copy_param' op alignment must be at most 2^32 (LLVM's limit), got 8589934592}}
+  "ptxcc.copy_param"(%p, %d) {size = 8 : i64, alignment = 8589934592 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  llvm.return
+}

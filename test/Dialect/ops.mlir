@@ -24,3 +24,13 @@ llvm.func ptx_kernelcc @every_op(%s: !llvm.ptr {llvm.byval = !llvm.array<32 x i8
   "ptxcc.copy_param"(%p, %slot) {size = 32 : i64, alignment = 16 : i64} : (!llvm.ptr<101>, !llvm.ptr<5>) -> ()
   llvm.return
 }
+
+// Every kind of loadable result, and the largest alignment LLVM allows.
+// CHECK-LABEL: llvm.func @loadable_results(
+// CHECK: -> !llvm.struct<(i32, array<2 x f16>, vector<2xf32>, ptr<1>)>
+// CHECK: {alignment = 4294967296 : i64, offset = 0 : i64} : (!llvm.ptr<101>) -> bf16
+llvm.func @loadable_results(%p: !llvm.ptr<101>) {
+  %a = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> !llvm.struct<(i32, array<2 x f16>, vector<2xf32>, ptr<1>)>
+  %b = "ptxcc.load_param"(%p) {offset = 0 : i64, alignment = 4294967296 : i64} : (!llvm.ptr<101>) -> bf16
+  llvm.return
+}

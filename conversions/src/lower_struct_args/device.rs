@@ -158,7 +158,8 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
     // Attributes are uniqued: one comparison finds `musttail`.
     let musttail = Attribute::parse(context, "#llvm.tailcallkind<musttail>");
     let mut current_function = String::new();
-    module.walk(WalkOrder::PreOrder, |op| {
+    // Collected first: a panic cannot unwind through MLIR's walk callback.
+    for op in crate::ir::nested_ops(module) {
         let is_call = op_name(op) == "llvm.call";
         if op_name(op) == "llvm.func" {
             current_function = crate::abi::signature::function_name(op);
@@ -220,8 +221,7 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
                 }
             }
         }
-        WalkResult::Advance
-    });
+    }
     for (name, raw) in raw_calls {
         // SAFETY: the walk collected live ops of `module`, which outlives them.
         found.entry(name).or_default().calls.push(unsafe { OperationRef::from_raw(raw) });

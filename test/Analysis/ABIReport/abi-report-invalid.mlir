@@ -1,8 +1,8 @@
 // The param-space check: a 4800-byte kernel parameter does not fit the 4096
 // bytes of PTX 8.0 (nor of sm_60), and fits the 32764 bytes of PTX 8.1 on
 // sm_90. Types llc cannot pass are errors at the function.
-// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -split-input-file -verify-diagnostics -o /dev/null 2>/dev/null
-// RUN: not %ptxcc-opt --ptxcc-abi-report=ptx=81 %s -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX81
+// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -split-input-file -verify-diagnostics -o %t.out 2>/dev/null
+// RUN: not %ptxcc-opt --ptxcc-abi-report=ptx=81 %s -split-input-file -o %t.out 2>&1 | FileCheck %s --check-prefix=PTX81
 
 // PTX81-NOT: error
 // PTX81: param space: 4800 of 32764 bytes

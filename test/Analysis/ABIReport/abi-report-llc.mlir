@@ -1,6 +1,6 @@
 // The prototypes in the report are exactly what llc prints: the report
 // without its comment lines equals the headers in llc's PTX, line for line.
-// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -o /dev/null 2>&1 | grep -v '^//' > %t.report
+// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -o %t.out 2>&1 | grep -v '^//' > %t.report
 // RUN: %ptxcc-opt %s | %to-llvmir | %llc-sm90 | python3 %S/Inputs/ptx-headers.py > %t.llc
 // RUN: diff %t.report %t.llc
 

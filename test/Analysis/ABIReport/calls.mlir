@@ -2,11 +2,11 @@
 // the .param declarations, the st.param stores after value-part scheduling,
 // retval0 and the loads from it, the call line and, for an indirect call,
 // the .callprototype. Registers print as `_`.
-// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -o %t.out 2>&1 | FileCheck %s
 //
 // The same sequences, line for line, as llc prints them (the Rust oracle in
 // conversions/src/abi/oracle.rs compares 57 call shapes the same way).
-// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -o /dev/null 2>&1 | python3 %S/Inputs/callseqs.py --report > %t.report
+// RUN: %ptxcc-opt --ptxcc-abi-report=ptx=80 %s -o %t.out 2>&1 | python3 %S/Inputs/callseqs.py --report > %t.report
 // RUN: %ptxcc-opt %s | %to-llvmir | %llc-sm90 | python3 %S/Inputs/callseqs.py --ptx > %t.llc
 // RUN: diff %t.report %t.llc
 // RUN: FileCheck %s --input-file=%t.llc --check-prefix=COUNT

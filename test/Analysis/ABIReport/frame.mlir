@@ -2,8 +2,8 @@
 // out (phases 2-3: slots in order, each at the next offset aligned to its
 // alignment; the depot aligned to the largest). Sizes and offsets below
 // are worked out by hand from the NVPTX data layout.
-// RUN: %ptxcc-opt %s --ptxcc-abi-report -o /dev/null 2>&1 | FileCheck %s
-// RUN: %ptxcc-opt %s --lower-alloca=dynamic-alloca-size=64 --ptxcc-abi-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
+// RUN: %ptxcc-opt %s --ptxcc-abi-report -o %t.out 2>&1 | FileCheck %s
+// RUN: %ptxcc-opt %s --lower-alloca=dynamic-alloca-size=64 --ptxcc-abi-report -o %t.out 2>&1 | FileCheck %s --check-prefix=AFTER
 
 // i8 at 0; [3 x double] (24 bytes, align 8) at 8; {i16, i8} (4 bytes,
 // alignment 16 from its attribute) at 32: 36 bytes.

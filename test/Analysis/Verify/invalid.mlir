@@ -65,7 +65,7 @@ llvm.func @device_op(%p: !llvm.ptr<101>) -> !llvm.ptr {
 // A byval kernel parameter used as a generic pointer although
 // lower-struct-args recorded opt-byval=true (seed 002's mismatch).
 module attributes {ptxcc.opt_byval = true} {
-  // expected-error@+1 {{pointer-to-local-or-generic launch argument: byval parameter 0 of kernel @left is used as a generic pointer although opt-byval is on}}
+  // expected-error@+1 {{byval parameter 0 of kernel @left is used through its generic address although lower-struct-args ran with opt-byval=true}}
   llvm.func ptx_kernelcc @left(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, llvm.align = 4 : i64}, %out: !llvm.ptr<1>) {
     %v = llvm.load %s : !llvm.ptr -> i32
     llvm.store %v, %out : i32, !llvm.ptr<1>
