@@ -5,9 +5,83 @@
 
 use melior::ir::{
     attribute::{Attribute, AttributeLike, DenseI32ArrayAttribute, IntegerAttribute},
+    block::BlockArgument,
     operation::{OperationLike, OperationResult, WalkOrder, WalkResult},
-    BlockLike, OperationRef, Value, ValueLike,
+    BlockLike, BlockRef, OperationRef, RegionRef, Value, ValueLike,
 };
+
+/// The error of an out-of-range position, without the text of the op.
+fn out_of_bounds(name: &'static str, index: usize) -> melior::Error {
+    melior::Error::PositionOutOfBounds { name, value: String::new(), index }
+}
+
+/// Positional access to an op's operands, results, regions and successors
+/// that costs nothing when the position is out of range.
+///
+/// melior's `operand(i)`, `result(i)`, `region(i)` and `successor(i)` print
+/// the whole op into their error (and printing verifies it and numbers every
+/// value of the enclosing module): asking for an operand an op does not
+/// have, once per op, made `ptxcc-verify` quadratic. ptxcc uses these instead
+/// (a test keeps the melior methods out of the passes).
+pub trait OperationExt<'c: 'a, 'a>: OperationLike<'c, 'a> + Sized {
+    /// Operand `index`.
+    fn operand_at(&self, index: usize) -> Result<Value<'c, 'a>, melior::Error> {
+        if index < self.operand_count() {
+            // SAFETY: the position is in range of the live op.
+            Ok(unsafe { Value::from_raw(mlir_sys::mlirOperationGetOperand(self.to_raw(), index as isize)) })
+        } else {
+            Err(out_of_bounds("operation operand", index))
+        }
+    }
+
+    /// Result `index`.
+    fn result_at(&self, index: usize) -> Result<OperationResult<'c, 'a>, melior::Error> {
+        if index < self.result_count() {
+            // SAFETY: the position is in range of the live op.
+            Ok(unsafe { OperationResult::from_raw(mlir_sys::mlirOperationGetResult(self.to_raw(), index as isize)) })
+        } else {
+            Err(out_of_bounds("operation result", index))
+        }
+    }
+
+    /// Region `index`.
+    fn region_at(&self, index: usize) -> Result<RegionRef<'c, 'a>, melior::Error> {
+        if index < self.region_count() {
+            // SAFETY: the position is in range of the live op.
+            Ok(unsafe { RegionRef::from_raw(mlir_sys::mlirOperationGetRegion(self.to_raw(), index as isize)) })
+        } else {
+            Err(out_of_bounds("region", index))
+        }
+    }
+
+    /// Successor block `index`.
+    fn successor_at(&self, index: usize) -> Result<BlockRef<'c, 'a>, melior::Error> {
+        if index < self.successor_count() {
+            // SAFETY: the position is in range of the live op.
+            Ok(unsafe { BlockRef::from_raw(mlir_sys::mlirOperationGetSuccessor(self.to_raw(), index as isize)) })
+        } else {
+            Err(out_of_bounds("successor", index))
+        }
+    }
+}
+
+impl<'c: 'a, 'a, T: OperationLike<'c, 'a>> OperationExt<'c, 'a> for T {}
+
+/// Block arguments by position, at no cost when out of range (see
+/// [`OperationExt`]; melior's `argument(i)` prints the whole block).
+pub trait BlockExt<'c: 'a, 'a>: BlockLike<'c, 'a> + Sized {
+    /// Argument `index`.
+    fn argument_at(&self, index: usize) -> Result<BlockArgument<'c, 'a>, melior::Error> {
+        if index < self.argument_count() {
+            // SAFETY: the position is in range of the live block.
+            Ok(unsafe { BlockArgument::from_raw(mlir_sys::mlirBlockGetArgument(self.to_raw(), index as isize)) })
+        } else {
+            Err(out_of_bounds("block argument", index))
+        }
+    }
+}
+
+impl<'c: 'a, 'a, T: BlockLike<'c, 'a>> BlockExt<'c, 'a> for T {}
 
 /// One use of a value: the op that uses it and the operand position.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +118,7 @@ pub fn has_no_uses(value: Value) -> bool {
 /// `result(0)`, on ops that may have none: melior prints the whole op into
 /// that error, a walk of its module that once made a pass quadratic.)
 pub fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
-    (op.result_count() > 0).then(|| op.result(0).ok().map(Into::into)).flatten()
+    (op.result_count() > 0).then(|| op.result_at(0).ok().map(Into::into)).flatten()
 }
 
 /// The name of `op` (`llvm.load`), without copying it: op names are
@@ -110,7 +184,7 @@ pub fn gep_indices(gep: OperationRef) -> Option<Vec<Option<i64>>> {
     raw.into_iter()
         .map(|index| {
             if index == GEP_DYNAMIC_INDEX {
-                let operand = gep.operand(next_operand).ok()?;
+                let operand = gep.operand_at(next_operand).ok()?;
                 next_operand += 1;
                 Some(constant_int(operand))
             } else {
@@ -147,8 +221,8 @@ pub fn successor_argument<'c, 'a>(terminator: OperationRef<'c, 'a>, index: usize
         }
         _ => return None,
     };
-    let block = terminator.successor(successor).ok()?;
-    let argument = block.argument(position).ok()?;
+    let block = terminator.successor_at(successor).ok()?;
+    let argument = block.argument_at(position).ok()?;
     // SAFETY: the block argument lives in the IR as long as the terminator.
     Some(unsafe { Value::from_raw(argument.to_raw()) })
 }
@@ -273,4 +347,37 @@ pub fn nested_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a
 pub fn detached<'c, 'a>(value: Value) -> Value<'c, 'a> {
     // SAFETY: see above; melior values carry no ownership.
     unsafe { Value::from_raw(value.to_raw()) }
+}
+
+#[cfg(test)]
+mod tests {
+    /// melior's positional accessors print the whole op (or block) into
+    /// their error: the passes use [`super::OperationExt`] and
+    /// [`super::BlockExt`] instead. This keeps it that way.
+    #[test]
+    fn passes_use_the_cheap_positional_accessors() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut offenders = Vec::new();
+        let mut stack = vec![std::path::PathBuf::from(root)];
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                stack.extend(std::fs::read_dir(&path).unwrap().map(|entry| entry.unwrap().path()));
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (number, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or_default();
+                for method in ["operand", "result", "region", "successor", "argument"] {
+                    if code.contains(&format!(".{method}(")) {
+                        offenders.push(format!("{}:{}: {}", path.display(), number + 1, line.trim()));
+                    }
+                }
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "use operand_at/result_at/region_at/successor_at/argument_at:\n{}",
+            offenders.join("\n")
+        );
+    }
 }

@@ -5,6 +5,7 @@
 //! `mlir-translate --import-llvm` makes of clang's `ptx_kernel`) or by the
 //! `nvvm.kernel` attribute (what MLIR's GPU lowering produces).
 
+use crate::ir::OperationExt;
 use melior::ir::{
     attribute::{ArrayAttribute, Attribute, AttributeLike},
     operation::OperationLike,
@@ -62,7 +63,7 @@ pub fn has_exact_definition(func: OperationRef) -> bool {
         mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal
             | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal
             | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
-    ) && func.region(0).ok().and_then(|r| r.first_block()).is_some()
+    ) && func.region_at(0).ok().and_then(|r| r.first_block()).is_some()
 }
 
 /// The function type of an `llvm.func`.
@@ -87,7 +88,7 @@ pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationR
 pub fn parameter_index(func: OperationRef, value: Value) -> Option<usize> {
     let argument = crate::ir::as_argument(value)?;
     let owner: BlockRef = argument.owner();
-    let entry = func.region(0).ok()?.first_block()?;
+    let entry = func.region_at(0).ok()?.first_block()?;
     (owner == entry).then(|| argument.argument_number())
 }
 
@@ -169,7 +170,7 @@ pub fn mark_kernel(func: OperationRef) {
 /// Number of parameters of an `llvm.func` (arguments of its entry block, or
 /// of its function type for a declaration).
 pub fn parameter_count(func: OperationRef) -> usize {
-    if let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) {
+    if let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) {
         return entry.argument_count();
     }
     // SAFETY: an input count query on a live `!llvm.func` type.

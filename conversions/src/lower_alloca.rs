@@ -56,6 +56,7 @@
 //! share slots whose lifetimes do not overlap, so its `__local_depot` size
 //! can differ either way.
 
+use crate::ir::OperationExt;
 use melior::{
     ir::{
         attribute::{IntegerAttribute, TypeAttribute},
@@ -138,12 +139,12 @@ fn allocas<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 
 /// The result address space of an alloca.
 fn alloca_space(alloca: OperationRef) -> Option<u32> {
-    pointer_address_space(alloca.result(0).ok()?.r#type())
+    pointer_address_space(alloca.result_at(0).ok()?.r#type())
 }
 
 /// The constant element count of an alloca (`None` when dynamic).
 fn alloca_count(alloca: OperationRef) -> Option<i64> {
-    constant_int(alloca.operand(0).ok()?)
+    constant_int(alloca.operand_at(0).ok()?)
 }
 
 /// Rewrites every generic alloca of `func` (see the module documentation).
@@ -173,28 +174,30 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             return Err(LowerAllocaError::Dynamic(dynamic.len()));
         }
     }
-    let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
+    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
     let context = context_of(func);
     let local = pointer_type(&context, address_space::LOCAL);
     let generic = pointer_type(&context, address_space::GENERIC);
     let slot_type = if options.local_allocas { local } else { generic };
     for alloca in targets {
         let location = alloca.location();
-        let Ok(size) = alloca.operand(0) else { continue };
+        let Ok(size) = alloca.operand_at(0) else { continue };
         let count = alloca_count(alloca);
         let attributes = slot_attributes(alloca, count.is_none());
         let new = OperationBuilder::new("llvm.alloca", location).add_attributes(&attributes).add_results(&[slot_type]);
-        // Where the new ops go: in place for a constant-size alloca of the
-        // entry block (same size operand), before the entry terminator
-        // otherwise (with a new constant size).
-        let in_entry = alloca.block().is_some_and(|b| b == entry) && count.is_some();
+        // Where the new ops go: in place for an alloca of the entry block
+        // (whose users may follow it in that block), before the entry
+        // terminator for one hoisted from another block. A constant-size
+        // alloca in place keeps its size operand; the others get a new
+        // constant (a dynamic one's reserved bytes).
+        let in_entry = alloca.block().is_some_and(|b| b == entry);
         let (block, anchor) = if in_entry {
-            (alloca.block().expect("an alloca in a block"), alloca)
+            (entry, alloca)
         } else {
             let Some(terminator) = entry.terminator() else { continue };
             (entry, terminator)
         };
-        let size_value = if in_entry {
+        let size_value = if in_entry && count.is_some() {
             size
         } else {
             let (ty, count) = match count {

@@ -39,6 +39,7 @@ pub mod device;
 pub mod readonly;
 pub mod rewrite;
 
+use crate::ir::{BlockExt, OperationExt};
 use melior::{
     ir::{
         attribute::{AttributeLike, BoolAttribute, TypeAttribute},
@@ -204,7 +205,7 @@ pub fn lower_struct_args(
     let (mut failed, mut problems) = check_device_byval(module, options, &layout, &mut readonly);
     let mut summary = Vec::new();
     for func in module_functions(module) {
-        let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+        let has_body = func.region_at(0).ok().and_then(|r| r.first_block()).is_some();
         if !is_kernel(func) || !has_body {
             continue;
         }
@@ -228,6 +229,8 @@ pub fn lower_struct_args(
             Err(error) => (Some((func.location(), error.to_string())), None),
         };
         let mut plans = Vec::new();
+        // Kernels before this one may have been rewritten.
+        readonly.forget_pointers();
         if options.opt_byval {
             let plan_context = PlanContext {
                 layout: &layout,
@@ -294,7 +297,7 @@ fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions
             .into_iter()
             .filter_map(|func| {
                 let name = crate::abi::signature::function_name(func);
-                let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+                let has_body = func.region_at(0).ok().and_then(|r| r.first_block()).is_some();
                 if !remarked && has_body && !is_kernel(func) && device::is_variadic(func) {
                     emit_remark(
                         func.location(),
@@ -335,7 +338,7 @@ fn check_device_byval<'c, 'a>(
     }
     let (mut failed, mut problems) = (0, 0);
     for func in module_functions(module) {
-        let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+        let has_body = func.region_at(0).ok().and_then(|r| r.first_block()).is_some();
         if is_kernel(func) || !has_body {
             continue;
         }
@@ -370,12 +373,12 @@ fn byval_parameters<'c, 'a>(
     signature: Option<&FunctionSignature>,
     layout: &DataLayout,
 ) -> Vec<ByvalParameter<'c, 'a>> {
-    let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
     let mut found = Vec::new();
     for index in 0..entry.argument_count() {
         let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) else { continue };
         let Ok(mlir_type) = TypeAttribute::try_from(byval).map(|t| t.value()) else { continue };
-        let Ok(argument) = entry.argument(index) else { continue };
+        let Ok(argument) = entry.argument_at(index) else { continue };
         // SAFETY: the argument lives as long as the function body.
         let value = unsafe { Value::from_raw(argument.to_raw()) };
         if pointer_address_space(value.r#type()) != Some(address_space::GENERIC) {

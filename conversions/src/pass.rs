@@ -10,6 +10,7 @@
 //! walks) collects first and works outside the callback, or contains its own
 //! panics.
 
+use crate::ir::OperationExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
@@ -107,7 +108,7 @@ pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> 
                 // Only the ops beside the functions are looked into: walking
                 // the whole module cost as much as a pass on large modules.
                 let mut ok = true;
-                let mut next = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+                let mut next = module.region_at(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
                 while let Some(op) = next {
                     if op_name(op) != "llvm.func" && op.region_count() > 0 {
                         for func in module_functions(op) {

@@ -104,28 +104,29 @@ pub fn populate_ptxcc_to_llvm_patterns(
     populate_copy_param_patterns(patterns, context, options);
 }
 
-/// Lowers every ptxcc op inside `root` (an `llvm.func`, or a module).
+/// The parameters that the param-space casts of `ops` convert: (the cast,
+/// the byval parameter's index). Checks every ptxcc op of `ops` first and
+/// reports each problem as an error at its op: the op must verify
+/// ([`ptxcc_dialect::verify_op`]), `load_param` offsets must fit a GEP
+/// index, and every `param_to_generic`/`param_to_global` must convert the
+/// param-space view of a `byval` parameter of the kernel it is in. `Err`
+/// holds how many problems there were.
 ///
-/// Checks first, in one walk, and changes nothing when a check fails: the
-/// ops must verify ([`ptxcc_dialect::verify_op`]), `load_param` offsets must
-/// fit a GEP index, and every `param_to_generic`/`param_to_global` must
-/// convert the param-space view of a `byval` parameter of the kernel it is
-/// in. Then marks
-/// those parameters `nvvm.grid_constant` (and the kernel `nvvm.kernel`) and
-/// applies the patterns once to every op.
-pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOptions) -> Result<(), ConversionError> {
+/// `memory-space-opt` runs the same check before it folds any cast: folding
+/// first made an invalid `param_to_generic` disappear into a load.
+pub fn check_ptxcc_ops<'c, 'a>(
+    ops: &[OperationRef<'c, 'a>],
+) -> Result<Vec<(OperationRef<'c, 'a>, usize)>, ConversionError> {
     let mut problems = 0;
     let mut grid_constants = Vec::new();
-    // Collected first: a panic cannot unwind through MLIR's walk callback.
-    let ops: Vec<_> = std::iter::once(root).chain(crate::ir::nested_ops(root)).collect();
-    for &op in &ops {
+    for &op in ops {
         let invalid = ptxcc_dialect::verify_op(op);
         if invalid > 0 {
             problems += invalid;
             continue;
         }
         match load_param::check(op).and_then(|()| casts::check(op)) {
-            Ok(Some(index)) => grid_constants.push((op.to_raw(), index)),
+            Ok(Some(index)) => grid_constants.push((op, index)),
             Ok(None) => {}
             Err(message) => {
                 emit_error(op.location(), &message);
@@ -136,9 +137,20 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
     if problems > 0 {
         return Err(ConversionError::Illegal(problems));
     }
-    for (raw_op, index) in grid_constants {
-        // SAFETY: nothing was erased since the walk collected the op.
-        let op = unsafe { OperationRef::from_raw(raw_op) };
+    Ok(grid_constants)
+}
+
+/// Lowers every ptxcc op inside `root` (an `llvm.func`, or a module).
+///
+/// Checks first ([`check_ptxcc_ops`]) and changes nothing when a check
+/// fails. Then marks the parameters the param-space casts convert
+/// `nvvm.grid_constant` (and the kernel `nvvm.kernel`) and applies the
+/// patterns once to every op.
+pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOptions) -> Result<(), ConversionError> {
+    // Collected first: a panic cannot unwind through MLIR's walk callback.
+    let ops: Vec<_> = std::iter::once(root).chain(crate::ir::nested_ops(root)).collect();
+    let grid_constants = check_ptxcc_ops(&ops)?;
+    for (op, index) in grid_constants {
         if let Some(func) = crate::kernel::enclosing_function(op) {
             casts::mark_grid_constant(func, index);
         }

@@ -22,6 +22,7 @@
 //! After: the IR is unchanged; the pass fails with
 //! `error: vector atomics not supported on this architecture! 'llvm.atomicrmw fadd' on vector<2xf16> needs sm_90 and PTX 8.1 (atom .v2 .f16); the target is sm_80, PTX 7.0`.
 
+use crate::ir::{BlockExt, OperationExt};
 use std::collections::{HashMap, HashSet};
 
 use melior::{
@@ -240,7 +241,7 @@ pub fn atomic_requirement(op: &str, ty: &AbiType, layout: &DataLayout) -> Option
 /// The atomic operation of `op` (`cmpxchg`, `fadd`, ...) and its value
 /// type, for `llvm.atomicrmw` and `llvm.cmpxchg`.
 fn atomic_of<'c>(op: OperationRef<'c, '_>) -> Option<(String, Type<'c>)> {
-    let value = op.operand(1).ok()?;
+    let value = op.operand_at(1).ok()?;
     match op_name(op) {
         "llvm.cmpxchg" => Some(("cmpxchg".to_string(), value.r#type())),
         "llvm.atomicrmw" => {
@@ -260,7 +261,7 @@ fn base_of<'c, 'a>(mut value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c
     while let Some(result) = as_result(value) {
         let owner = result.owner();
         match op_name(owner) {
-            "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.bitcast" => match owner.operand(0) {
+            "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.bitcast" => match owner.operand_at(0) {
                 Ok(source) => value = crate::ir::detached(source),
                 Err(_) => break,
             },
@@ -316,7 +317,7 @@ pub fn verify_function<'c>(
         // cvta.param outside kernels.
         if !kernel {
             let from_param = kind == "llvm.addrspacecast"
-                && op.operand(0).is_ok_and(|v| pointer_address_space(v.r#type()) == Some(address_space::PARAM));
+                && op.operand_at(0).is_ok_and(|v| pointer_address_space(v.r#type()) == Some(address_space::PARAM));
             if kind == names::PARAM_TO_GENERIC || kind == names::PARAM_TO_GLOBAL || from_param {
                 found.push((
                     op.location(),
@@ -352,7 +353,7 @@ pub fn verify_function<'c>(
             }
         }
         if kind == "llvm.store" {
-            if let (Ok(stored), Ok(address)) = (op.operand(0), op.operand(1)) {
+            if let (Ok(stored), Ok(address)) = (op.operand_at(0), op.operand_at(1)) {
                 if pointer_address_space(stored.r#type()).is_some()
                     && is_parameter_buffer(address)
                     && local(&mut analysis, stored)
@@ -421,10 +422,10 @@ fn verify_kernel_signature<'c>(
     if crate::abi::signature::is_variadic(ty) {
         found.push((func.location(), Violation::VariadicKernel(name.to_string())));
     }
-    if let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) {
+    if let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) {
         use melior::ir::block::BlockLike;
         for index in 0..entry.argument_count() {
-            let Ok(argument) = entry.argument(index) else { continue };
+            let Ok(argument) = entry.argument_at(index) else { continue };
             if pointer_address_space(argument.r#type()) == Some(address_space::LOCAL) {
                 found.push((func.location(), Violation::LocalKernelParameter { kernel: name.to_string(), index }));
             }
@@ -439,13 +440,12 @@ fn verify_kernel_signature<'c>(
 /// Kernel `byval` parameters used other than through their param-space
 /// cast (`lower-struct-args` with opt-byval rewrites every use into one).
 fn verify_byval_rewritten<'c>(func: OperationRef<'c, '_>, name: &str, found: &mut Vec<(Location<'c>, Violation)>) {
-    let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return };
-    use melior::ir::block::BlockLike;
+    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return };
     for index in 0..parameter_count(func) {
         if !parameter_has(func, index, LLVM_BYVAL) {
             continue;
         }
-        let Ok(argument) = entry.argument(index) else { continue };
+        let Ok(argument) = entry.argument_at(index) else { continue };
         let generic_use = crate::ir::uses(argument.into()).iter().any(|used| {
             let user = used.owner;
             let to_param = op_name(user) == "llvm.addrspacecast"

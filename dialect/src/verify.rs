@@ -97,6 +97,11 @@ pub fn emit_remark(location: Location, message: &str) {
 fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
     let mut problems = Vec::new();
     for (index, field) in info.operands.iter().enumerate() {
+        // Counted first: melior prints the whole op into the error of an
+        // out-of-range position.
+        if index >= op.operand_count() {
+            continue;
+        }
         let Ok(value) = op.operand(index) else { continue };
         if let Constraint::PointerInAddressSpace(space) = field.constraint {
             if pointer_address_space(value.r#type()) != Some(space) {
@@ -109,6 +114,9 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
         }
     }
     for (index, field) in info.results.iter().enumerate() {
+        if index >= op.result_count() {
+            continue;
+        }
         let Ok(value) = op.result(index) else { continue };
         if field.constraint == Constraint::LoadableType && !crate::types::is_loadable(value.r#type()) {
             problems.push(format!(
@@ -156,7 +164,7 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
                 problems.push(format!("size must be positive, got {}", int("size")));
             }
             power_of_two(&mut problems);
-            if let Ok(dst) = op.operand(1) {
+            if let Some(dst) = (op.operand_count() > 1).then(|| op.operand(1).ok()).flatten() {
                 let space = pointer_address_space(dst.r#type());
                 if !matches!(space, Some(address_space::GENERIC | address_space::LOCAL)) {
                     problems.push(format!(
@@ -167,7 +175,7 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
             }
         }
         names::GENERIC_TO_AS => {
-            if let Ok(result) = op.result(0) {
+            if let Some(result) = (op.result_count() > 0).then(|| op.result(0).ok()).flatten() {
                 let space = pointer_address_space(result.r#type());
                 if !matches!(
                     space,

@@ -1,5 +1,6 @@
 //! Reading a [`FunctionSignature`] and a [`Target`] from an `llvm.func`.
 
+use crate::ir::OperationExt;
 use std::collections::{HashMap, HashSet};
 
 use melior::ir::{
@@ -35,7 +36,7 @@ pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
 /// Whether every use (possibly none) of `addressof`'s result is operand 0
 /// of a callee-less `llvm.call`.
 fn only_called(addressof: OperationRef) -> bool {
-    let Ok(result) = addressof.result(0) else { return false };
+    let Ok(result) = addressof.result_at(0) else { return false };
     uses(result.into())
         .iter()
         .all(|used| op_name(used.owner) == "llvm.call" && !used.owner.has_attribute("callee") && used.index == 0)
@@ -144,7 +145,7 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
         });
     }
     let linkage = function_linkage(func);
-    let declaration = func.region(0).map(|r| r.first_block().is_none()).unwrap_or(true);
+    let declaration = func.region_at(0).map(|r| r.first_block().is_none()).unwrap_or(true);
     Ok(FunctionSignature {
         name,
         kernel: is_kernel(func),
@@ -199,7 +200,7 @@ pub fn direct_callee<'c, 'a>(
         let func = functions.get(&name).copied();
         return Some((name, func));
     }
-    let pointer = call.operand(0).ok()?;
+    let pointer = call.operand_at(0).ok()?;
     let addressof = crate::kernel::defining_op(pointer, "llvm.mlir.addressof")?;
     let name = addressof.attribute("global_name").ok().and_then(flat_symbol_name)?;
     let func = *functions.get(&name)?;
@@ -209,7 +210,7 @@ pub fn direct_callee<'c, 'a>(
         && inputs.len() == arguments.len()
         && inputs.iter().zip(&arguments).all(|(input, argument)| *input == argument.r#type())
         && call.result_count() == usize::from(function_result(func).is_some())
-        && (0..call.result_count()).all(|i| call.result(i).ok().map(|r| r.r#type()) == function_result(func));
+        && (0..call.result_count()).all(|i| call.result_at(i).ok().map(|r| r.r#type()) == function_result(func));
     same.then_some((name, Some(func)))
 }
 
@@ -296,7 +297,7 @@ pub fn call_site_signature(
         name,
         kernel: false,
         linkage,
-        declaration: callee_func.is_none_or(|f| f.region(0).map(|r| r.first_block().is_none()).unwrap_or(true)),
+        declaration: callee_func.is_none_or(|f| f.region_at(0).map(|r| r.first_block().is_none()).unwrap_or(true)),
         address_taken,
         no_return: callee_func.is_some_and(|f| has_passthrough(f, "noreturn")),
         variadic,

@@ -6,6 +6,7 @@
 //! own, so a GEP feeding several loads gives one `load_param` per load.
 //! Nothing is changed here; [`super::rewrite`] applies the plan.
 
+use crate::ir::OperationExt;
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 
 use ptxcc_dialect::{address_space, types::pointer_address_space};
@@ -148,7 +149,7 @@ pub struct ByvalParameter<'c, 'a> {
 
 /// Whether a GEP yields one pointer (not a vector of pointers).
 fn yields_one_pointer(gep: OperationRef) -> bool {
-    gep.result(0).is_ok_and(|r| pointer_address_space(r.r#type()).is_some())
+    gep.result_at(0).is_ok_and(|r| pointer_address_space(r.r#type()).is_some())
 }
 
 /// Plans the `byval` parameter `parameter` of the kernel `func`.
@@ -301,7 +302,7 @@ fn classify_use<'c, 'a>(
         }
         "llvm.getelementptr" if used.index == 0 => {
             let offset = node.offset.and_then(|base| gep_offset(context.layout, op).map(|o| base.checked_add(o))?);
-            if let Ok(result) = op.result(0) {
+            if let Ok(result) = op.result_at(0) {
                 plan.nodes.push(Node { value: result.into(), parent: Some((position, op)), offset });
             }
             Ok(UseClass::Done)
@@ -319,7 +320,7 @@ fn classify_use<'c, 'a>(
         "llvm.load" if is_atomic(op) => escape("is read by an atomic 'llvm.load'".into()),
         "llvm.load" => {
             let volatile = op.has_attribute("volatile_");
-            let loaded = op.result(0).ok().and_then(|r| abi_type(r.r#type()).ok());
+            let loaded = op.result_at(0).ok().and_then(|r| abi_type(r.r#type()).ok());
             match (node.offset, loaded) {
                 (Some(offset), Some(loaded)) if !volatile => {
                     let bytes = context.layout.store_size(&loaded);
@@ -356,7 +357,7 @@ fn classify_use<'c, 'a>(
         | "llvm.intr.memset.inline" => write(format!("is written by '{name}'")),
         "llvm.addrspacecast" => {
             let to_param =
-                op.result(0).ok().and_then(|r| pointer_address_space(r.r#type())) == Some(address_space::PARAM);
+                op.result_at(0).ok().and_then(|r| pointer_address_space(r.r#type())) == Some(address_space::PARAM);
             if to_param {
                 plan.actions.push(Action::ParamView(op, position));
                 Ok(UseClass::Done)
@@ -395,7 +396,7 @@ fn classify_use<'c, 'a>(
             Ok(UseClass::NeedsGeneric(op))
         }
         "llvm.select" => {
-            let merged: Value = op.result(0).map_err(|_| Escape::capture(op, "is malformed"))?.into();
+            let merged: Value = op.result_at(0).map_err(|_| Escape::capture(op, "is malformed"))?.into();
             merge(plan, used, position, merged, readonly)
         }
         "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {

@@ -20,6 +20,7 @@
 //! not, the result stays in param space: an `sret` slot would be new local
 //! memory there.
 
+use crate::ir::{BlockExt, OperationExt};
 use std::collections::HashMap;
 
 use melior::{
@@ -307,10 +308,10 @@ pub fn signature_is_fixed(
 ) -> Option<&'static str> {
     if is_kernel(func) {
         let called = uses.is_some_and(|u| u.other || !u.calls.is_empty());
-        return (!flatten_kernels || called || func.region(0).ok().and_then(|r| r.first_block()).is_none())
+        return (!flatten_kernels || called || func.region_at(0).ok().and_then(|r| r.first_block()).is_none())
             .then_some("a kernel keeps its launch ABI");
     }
-    if func.region(0).ok().and_then(|r| r.first_block()).is_none() {
+    if func.region_at(0).ok().and_then(|r| r.first_block()).is_none() {
         return Some("it is only declared");
     }
     if !matches!(
@@ -366,7 +367,7 @@ pub fn call_arguments<'c, 'a>(call: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> 
         .and_then(|sizes| sizes.first().copied())
         .and_then(|n| usize::try_from(n).ok())
         .unwrap_or(0);
-    (0..count).filter_map(|i| call.operand(i).ok()).collect()
+    (0..count).filter_map(|i| call.operand_at(i).ok()).collect()
 }
 
 /// Whether a type is an LLVM struct or array.
@@ -434,8 +435,8 @@ fn flat_leaves<'c>(
 
 /// Parameter `index` of `func`'s body.
 fn parameter_value<'c, 'a>(func: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
-    let entry = func.region(0).ok()?.first_block()?;
-    let argument = entry.argument(index).ok()?;
+    let entry = func.region_at(0).ok()?.first_block()?;
+    let argument = entry.argument_at(index).ok()?;
     // SAFETY: the argument lives as long as the function body.
     Some(unsafe { Value::from_raw(argument.to_raw()) })
 }
@@ -654,7 +655,7 @@ fn slot_store<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout, leaf: u6
         return None;
     }
     let align = crate::ir::integer_attribute(store, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
-    let mut base = store.operand(1).ok()?;
+    let mut base = store.operand_at(1).ok()?;
     let mut offset = 0i64;
     while let Some(result) = crate::ir::as_result(base) {
         let gep = result.owner();
@@ -662,7 +663,7 @@ fn slot_store<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout, leaf: u6
             break;
         }
         offset = offset.checked_add(gep_offset(layout, gep)?)?;
-        base = gep.operand(0).ok()?;
+        base = gep.operand_at(0).ok()?;
     }
     Some(SlotStore { base, offset, align, leaf })
 }
@@ -825,7 +826,7 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
             }
         }
     }
-    let bundles: Vec<Value> = (arguments.len()..call.operand_count()).filter_map(|i| call.operand(i).ok()).collect();
+    let bundles: Vec<Value> = (arguments.len()..call.operand_count()).filter_map(|i| call.operand_at(i).ok()).collect();
     let bundle_count = bundles.len() as i32;
     operands.extend(bundles);
     let mut named: Vec<(Identifier, Attribute)> = Vec::new();
@@ -862,7 +863,7 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
     if let Some(site) = elided {
         for op in &site.replaced {
             if op_name(*op) == "llvm.store" {
-                let address = op.operand(1).expect("a store has an address");
+                let address = op.operand_at(1).expect("a store has an address");
                 // SAFETY: a store has no results.
                 unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
                 erase_dead_geps(address);
@@ -891,7 +892,7 @@ fn erase_dead_geps(address: Value) {
         if op_name(gep) != "llvm.getelementptr" || !has_no_uses(current) {
             return;
         }
-        let base = gep.operand(0).expect("a GEP has a base");
+        let base = gep.operand_at(0).expect("a GEP has a base");
         // SAFETY: the GEP has no uses.
         unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
         current = base;
@@ -919,7 +920,7 @@ fn rewrite_callee(plan: &DevicePlan) {
     let func = plan.func;
     let context = context_of(func);
     let context: &Context = &context;
-    let entry = func.region(0).ok().and_then(|r| r.first_block()).expect("a planned function has a body");
+    let entry = func.region_at(0).ok().and_then(|r| r.first_block()).expect("a planned function has a body");
     let location = func.location();
     let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     let empty = dictionary(context, &[]);
@@ -942,7 +943,7 @@ fn rewrite_callee(plan: &DevicePlan) {
                 ));
             }
             ParamPlan::Flatten { form, ty, leaves, .. } => {
-                let old = entry.argument(index).expect("a parameter");
+                let old = entry.argument_at(index).expect("a parameter");
                 // SAFETY: the argument lives as long as the body.
                 let old: Value = unsafe { Value::from_raw(old.to_raw()) };
                 let mut leaf_values = Vec::new();
@@ -1002,7 +1003,7 @@ fn rewrite_callee(plan: &DevicePlan) {
     }
     new_attributes.extend(per_param.into_iter().flatten());
     let inputs: Vec<mlir_sys::MlirType> =
-        (0..entry.argument_count()).map(|i| entry.argument(i).expect("in range").r#type().to_raw()).collect();
+        (0..entry.argument_count()).map(|i| entry.argument_at(i).expect("in range").r#type().to_raw()).collect();
     // SAFETY: building a function type from live types.
     let new_type = unsafe {
         Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGet(
@@ -1202,7 +1203,7 @@ fn store_at_returns<'c, 'a>(context: &'c Context, func: OperationRef<'c, 'a>, sl
     for raw in returns {
         // SAFETY: collected from the live function just above.
         let ret = unsafe { OperationRef::from_raw(raw) };
-        let value = ret.operand(0).expect("one operand");
+        let value = ret.operand_at(0).expect("one operand");
         let block = ret.block().expect("a return in a block");
         block.insert_operation_before(
             ret,

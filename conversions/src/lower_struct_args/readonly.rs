@@ -8,6 +8,7 @@
 //! calls of any depth (cycles included), and answers conservatively
 //! everywhere else.
 
+use crate::ir::{BlockExt, OperationExt};
 use std::collections::{HashMap, HashSet};
 
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
@@ -55,6 +56,13 @@ pub struct ReadOnlyAnalysis<'c, 'a> {
     /// How many times an in-progress parameter was assumed read-only (a
     /// result that relied on such an assumption is not cached).
     assumptions: usize,
+    /// Pointers already answered ([`Self::only_read`]): every pointer a
+    /// successful walk reached is read-only, and every pointer on the path
+    /// from the start of a failed walk to the op that broke it escapes with
+    /// that op. Without it, a chain of n selects merging a byval parameter
+    /// was walked once per select (quadratic). Valid while the function the
+    /// pointers live in is unchanged: see [`Self::forget_pointers`].
+    pointers: HashMap<usize, Result<(), Escape<'c, 'a>>>,
 }
 
 impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
@@ -65,7 +73,20 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         for func in module_functions(module) {
             functions.entry(function_name(func)).and_modify(|known| *known = None).or_insert(Some(func));
         }
-        Self { functions, decided: HashMap::new(), in_progress: HashSet::new(), assumptions: 0 }
+        Self {
+            functions,
+            decided: HashMap::new(),
+            in_progress: HashSet::new(),
+            assumptions: 0,
+            pointers: HashMap::new(),
+        }
+    }
+
+    /// Forgets the answers about individual pointers: call it before
+    /// asking about a function that was rewritten since (values of erased
+    /// ops may be reused). The answers about callee parameters stay.
+    pub fn forget_pointers(&mut self) {
+        self.pointers.clear();
     }
 
     /// `Ok` when memory is only read through `pointer` and every pointer
@@ -77,50 +98,103 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
     }
 
     fn only_read_at(&mut self, pointer: Value<'c, 'a>, depth: usize) -> Result<(), Escape<'c, 'a>> {
-        let mut seen = HashSet::new();
+        let start = pointer.to_raw().ptr as usize;
+        if let Some(known) = self.pointers.get(&start) {
+            return known.clone();
+        }
+        let assumptions = self.assumptions;
+        // Each pointer reached, with the pointer it was reached from.
+        let mut parent: HashMap<usize, usize> = HashMap::new();
+        parent.insert(start, start);
         let mut work = vec![pointer];
-        while let Some(value) = work.pop() {
-            if !seen.insert(value.to_raw().ptr) {
-                continue;
+        let mut outcome = Ok(());
+        let mut failed_at = start;
+        'walk: while let Some(value) = work.pop() {
+            let here = value.to_raw().ptr as usize;
+            match self.pointers.get(&here) {
+                Some(Ok(())) => continue,
+                Some(Err(escape)) => {
+                    outcome = Err(escape.clone());
+                    failed_at = here;
+                    break;
+                }
+                None => {}
             }
             for used in uses(value) {
-                let op = used.owner;
-                match op_name(op) {
-                    "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.select" => {
-                        if let Ok(result) = op.result(0) {
-                            work.push(result.into());
+                let mut reached = |next: Value<'c, 'a>| {
+                    parent.entry(next.to_raw().ptr as usize).or_insert_with(|| {
+                        work.push(next);
+                        here
+                    });
+                };
+                if let Err(escape) = self.use_only_reads(used, depth, &mut reached) {
+                    outcome = Err(escape);
+                    failed_at = here;
+                    break 'walk;
+                }
+            }
+        }
+        // Remember the answer where it is sure: a walk that relied on an
+        // assumption about a call cycle in progress is not.
+        if self.assumptions == assumptions {
+            match &outcome {
+                Ok(()) => self.pointers.extend(parent.keys().map(|key| (*key, Ok(())))),
+                Err(escape) => {
+                    let mut current = failed_at;
+                    loop {
+                        self.pointers.insert(current, Err(escape.clone()));
+                        let next = parent.get(&current).copied().unwrap_or(current);
+                        if next == current {
+                            break;
                         }
-                    }
-                    "llvm.load" if is_atomic(op) => {
-                        return Err(Escape::capture(op, "is read by an atomic 'llvm.load'"))
-                    }
-                    "llvm.load" | "llvm.icmp" | "llvm.intr.assume" => {}
-                    name if is_debug_info(name) => {}
-                    "llvm.store" if used.index == 1 => return Err(Escape::write(op, "is written by 'llvm.store'")),
-                    "llvm.store" => return Err(Escape::capture(op, "is stored to memory")),
-                    "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {}
-                    name @ ("llvm.intr.memcpy"
-                    | "llvm.intr.memmove"
-                    | "llvm.intr.memcpy.inline"
-                    | "llvm.intr.memset"
-                    | "llvm.intr.memset.inline") => return Err(Escape::write(op, format!("is written by '{name}'"))),
-                    "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
-                        Some(argument) => work.push(argument),
-                        None => return Err(Escape::capture(op, "is used by a branch ptxcc does not follow")),
-                    },
-                    "llvm.call" => self.call_only_reads(op, used.index, depth)?,
-                    "llvm.ptrtoint" => return Err(Escape::capture(op, "is converted to an integer")),
-                    "llvm.return" => return Err(Escape::capture(op, "is returned")),
-                    name => {
-                        return Err(Escape::capture(
-                            op,
-                            format!("is used by '{name}', which ptxcc does not know to only read"),
-                        ))
+                        current = next;
                     }
                 }
             }
         }
-        Ok(())
+        outcome
+    }
+
+    /// `Ok` when the use `used` of a pointer only reads through it;
+    /// pointers derived from it (GEP, cast, select, block argument) go to
+    /// `reached`, to be looked at in turn.
+    fn use_only_reads(
+        &mut self,
+        used: crate::ir::Use<'c, 'a>,
+        depth: usize,
+        reached: &mut impl FnMut(Value<'c, 'a>),
+    ) -> Result<(), Escape<'c, 'a>> {
+        let op = used.owner;
+        match op_name(op) {
+            "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.select" => {
+                if let Ok(result) = op.result_at(0) {
+                    reached(result.into());
+                }
+                Ok(())
+            }
+            "llvm.load" if is_atomic(op) => Err(Escape::capture(op, "is read by an atomic 'llvm.load'")),
+            "llvm.load" | "llvm.icmp" | "llvm.intr.assume" => Ok(()),
+            name if is_debug_info(name) => Ok(()),
+            "llvm.store" if used.index == 1 => Err(Escape::write(op, "is written by 'llvm.store'")),
+            "llvm.store" => Err(Escape::capture(op, "is stored to memory")),
+            "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => Ok(()),
+            name @ ("llvm.intr.memcpy"
+            | "llvm.intr.memmove"
+            | "llvm.intr.memcpy.inline"
+            | "llvm.intr.memset"
+            | "llvm.intr.memset.inline") => Err(Escape::write(op, format!("is written by '{name}'"))),
+            "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
+                Some(argument) => {
+                    reached(argument);
+                    Ok(())
+                }
+                None => Err(Escape::capture(op, "is used by a branch ptxcc does not follow")),
+            },
+            "llvm.call" => self.call_only_reads(op, used.index, depth),
+            "llvm.ptrtoint" => Err(Escape::capture(op, "is converted to an integer")),
+            "llvm.return" => Err(Escape::capture(op, "is returned")),
+            name => Err(Escape::capture(op, format!("is used by '{name}', which ptxcc does not know to only read"))),
+        }
     }
 
     /// `Ok` when the call `call` only reads through its operand `operand`.
@@ -150,7 +224,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         }
         let may_write = || Escape::capture(call, format!("is passed to '@{callee}', which may write through it"));
         // Only an exact definition is the body the call runs.
-        let entry = function.region(0).ok().and_then(|r| r.first_block()).filter(|_| has_exact_definition(function));
+        let entry = function.region_at(0).ok().and_then(|r| r.first_block()).filter(|_| has_exact_definition(function));
         let Some(entry) = entry.filter(|entry| index < entry.argument_count() && depth < MAX_CALL_DEPTH) else {
             return Err(may_write());
         };
@@ -162,7 +236,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
             self.assumptions += 1;
             return Ok(()); // a cycle adds no writes of its own
         }
-        let parameter: Value = entry.argument(index).map_err(|_| may_write())?.into();
+        let parameter: Value = entry.argument_at(index).map_err(|_| may_write())?.into();
         // SAFETY: the callee's body lives as long as the module.
         let parameter = unsafe { Value::from_raw(parameter.to_raw()) };
         let assumptions = self.assumptions;

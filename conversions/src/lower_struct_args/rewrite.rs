@@ -2,6 +2,7 @@
 //! strategy `ptxcc.load_param`, param-space operands, one
 //! `ptxcc.param_to_generic`, or a local copy.
 
+use crate::ir::OperationExt;
 use std::collections::HashMap;
 
 use melior::{
@@ -33,7 +34,7 @@ enum Space {
 /// Rewrites the uses of one parameter of `func` as `plan` says.
 pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>) {
     let context = context_of(func);
-    let entry = func.region(0).ok().and_then(|r| r.first_block()).expect("a kernel with a body");
+    let entry = func.region_at(0).ok().and_then(|r| r.first_block()).expect("a kernel with a body");
     let parameter = plan.nodes[0].value;
     let location = parameter.location();
     let i64_type: Type = IntegerType::new(&context, 64).into();
@@ -47,7 +48,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         .build()
         .expect("valid addrspacecast");
     let view = insert_at_entry(entry, None, view);
-    let view_value: Value = view.result(0).expect("one result").into();
+    let view_value: Value = view.result_at(0).expect("one result").into();
 
     if plan.strategy == Strategy::Copy {
         // (The plan has rejected explicit param-space casts of a copied
@@ -62,7 +63,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
             .expect("valid constant");
         let one = insert_at_entry(entry, Some(view), one);
         let alloca = OperationBuilder::new("llvm.alloca", location)
-            .add_operands(&[one.result(0).expect("one result").into()])
+            .add_operands(&[one.result_at(0).expect("one result").into()])
             .add_attributes(&[
                 (Identifier::new(&context, "alignment"), integer(plan.local_alignment as i64)),
                 (Identifier::new(&context, "elem_type"), TypeAttribute::new(plan.mlir_type).into()),
@@ -71,7 +72,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
             .build()
             .expect("valid alloca");
         let alloca = insert_at_entry(entry, Some(one), alloca);
-        let slot: Value = alloca.result(0).expect("one result").into();
+        let slot: Value = alloca.result_at(0).expect("one result").into();
         if plan.size > 0 {
             let copy = OperationBuilder::new(names::COPY_PARAM, location)
                 .add_operands(&[view_value, slot])
@@ -104,7 +105,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
             .build()
             .expect("valid param_to_generic");
         let generic = insert_at_entry(entry, Some(view), generic);
-        rewriter.memo.insert((0, Space::Generic), generic.result(0).expect("one result").into());
+        rewriter.memo.insert((0, Space::Generic), generic.result_at(0).expect("one result").into());
         mark_kernel(func);
         set_parameter_attribute(func, plan.index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
     }
@@ -128,7 +129,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
     // The original GEPs are dead now: erase them, innermost first.
     for node in plan.nodes.iter().rev() {
         if let Some((_, gep)) = node.parent {
-            if gep.result(0).is_ok_and(|r| has_no_uses(r.into())) {
+            if gep.result_at(0).is_ok_and(|r| has_no_uses(r.into())) {
                 // SAFETY: the op has no uses and is not referenced again.
                 unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
             }
@@ -175,7 +176,7 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         let clone = block.insert_operation_after(gep, clone);
         // SAFETY: operand 0 of a GEP is its base; both types are pointers.
         unsafe { mlir_sys::mlirOperationSetOperand(clone.to_raw(), 0, base.to_raw()) };
-        let result: Value = clone.result(0).expect("one result").into();
+        let result: Value = clone.result_at(0).expect("one result").into();
         let address_space = match space {
             Space::Param => address_space::PARAM,
             Space::Generic => address_space::GENERIC,
@@ -196,7 +197,7 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
 
     fn field_load(&mut self, load: OperationRef<'c, 'a>, offset: i64, alignment: u64) {
         let i64_type: Type = IntegerType::new(self.context, 64).into();
-        let result_type = load.result(0).expect("one result").r#type();
+        let result_type = load.result_at(0).expect("one result").r#type();
         let replacement = OperationBuilder::new(names::LOAD_PARAM, load.location())
             .add_operands(&[self.view])
             .add_attributes(&[
@@ -216,7 +217,7 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         // SAFETY: the cast's result and `value` are both `!llvm.ptr<101>`;
         // the cast is erased once it has no uses.
         unsafe {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(cast.result(0).expect("one result").to_raw(), value.to_raw());
+            mlir_sys::mlirValueReplaceAllUsesOfWith(cast.result_at(0).expect("one result").to_raw(), value.to_raw());
             mlir_sys::mlirOperationDestroy(cast.to_raw());
         }
     }
@@ -226,10 +227,10 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
     /// otherwise the same memcpy from param space.
     fn copy_from(&mut self, op: OperationRef<'c, 'a>, node: usize, alignment: u64) {
         let source = self.materialize(node, Space::Param);
-        let length = op.operand(2).ok().and_then(constant_int).filter(|length| *length > 0);
+        let length = op.operand_at(2).ok().and_then(constant_int).filter(|length| *length > 0);
         let volatile =
             op.attribute("isVolatile").ok().and_then(|a| BoolAttribute::try_from(a).ok()).is_some_and(|a| a.value());
-        let destination = op.operand(0).expect("memcpy has a destination");
+        let destination = op.operand_at(0).expect("memcpy has a destination");
         let local_or_generic = matches!(
             ptxcc_dialect::types::pointer_address_space(destination.r#type()),
             Some(address_space::GENERIC | address_space::LOCAL)
@@ -265,8 +266,8 @@ fn replace_and_erase(old: OperationRef, new: OperationRef) {
     // SAFETY: both ops are live and have one result of the same type.
     unsafe {
         mlir_sys::mlirValueReplaceAllUsesOfWith(
-            old.result(0).expect("one result").to_raw(),
-            new.result(0).expect("one result").to_raw(),
+            old.result_at(0).expect("one result").to_raw(),
+            new.result_at(0).expect("one result").to_raw(),
         );
         mlir_sys::mlirOperationDestroy(old.to_raw());
     }

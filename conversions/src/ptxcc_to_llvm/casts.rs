@@ -1,6 +1,7 @@
 //! The address-space conversions: `param_to_generic`, `param_to_global`,
 //! `generic_to_as` -> `llvm.addrspacecast`.
 
+use crate::ir::OperationExt;
 use melior::{
     ir::BlockLike as _,
     ir::{attribute::Attribute, operation::OperationLike, OperationRef, Value, ValueLike},
@@ -24,7 +25,7 @@ pub fn param_space_parameter<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationR
         if let Some(op) =
             defining_op(current, "llvm.getelementptr").or_else(|| defining_op(current, "llvm.addrspacecast"))
         {
-            current = op.operand(0).ok()?;
+            current = op.operand_at(0).ok()?;
             continue;
         }
         let argument = crate::ir::as_argument(current)?;
@@ -53,7 +54,7 @@ pub(super) fn check(op: OperationRef) -> Result<Option<usize>, String> {
             "'{name}' op is only valid in a kernel (ptx_kernelcc or nvvm.kernel): cvta.param on a device function's parameter gives an invalid pointer"
         ));
     }
-    let source = op.operand(0).map_err(|e| e.to_string())?;
+    let source = op.operand_at(0).map_err(|e| e.to_string())?;
     match param_space_parameter(source) {
         Some((owner, index)) if owner == func => {
             if parameter_attribute(func, index, LLVM_BYVAL).is_none() {
@@ -82,16 +83,16 @@ pub(super) fn mark_grid_constant(func: OperationRef, index: usize) {
 pub fn populate_cast_patterns(patterns: &RewritePatternSet, context: &Context) {
     add_lowering(patterns, context, names::PARAM_TO_GENERIC, |emit, op| {
         let generic = pointer_type(emit.context, address_space::GENERIC);
-        Some(vec![emit.addrspacecast(op.operand(0).ok()?, generic)?])
+        Some(vec![emit.addrspacecast(op.operand_at(0).ok()?, generic)?])
     });
     add_lowering(patterns, context, names::PARAM_TO_GLOBAL, |emit, op| {
         let generic = pointer_type(emit.context, address_space::GENERIC);
         let global = pointer_type(emit.context, address_space::GLOBAL);
-        let cast = emit.addrspacecast(op.operand(0).ok()?, generic)?;
+        let cast = emit.addrspacecast(op.operand_at(0).ok()?, generic)?;
         Some(vec![emit.addrspacecast(cast, global)?])
     });
     add_lowering(patterns, context, names::GENERIC_TO_AS, |emit, op| {
-        let to = op.result(0).ok()?.r#type();
-        Some(vec![emit.addrspacecast(op.operand(0).ok()?, to)?])
+        let to = op.result_at(0).ok()?.r#type();
+        Some(vec![emit.addrspacecast(op.operand_at(0).ok()?, to)?])
     });
 }

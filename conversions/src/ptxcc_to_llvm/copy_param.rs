@@ -1,10 +1,11 @@
 //! `ptxcc.copy_param` -> vector/scalar loads and stores, or `llvm.intr.memcpy`.
 
+use crate::ir::OperationExt;
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
     ir::{
         attribute::{ArrayAttribute, BoolAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike},
+        operation::OperationBuilder,
         r#type::IntegerType,
         Identifier, Type, ValueLike,
     },
@@ -124,8 +125,8 @@ pub fn populate_copy_param_patterns(
 ) {
     let options = *options;
     add_lowering(patterns, context, names::COPY_PARAM, move |emit, op| {
-        let src = op.operand(0).ok()?;
-        let mut dst = op.operand(1).ok()?;
+        let src = op.operand_at(0).ok()?;
+        let mut dst = op.operand_at(1).ok()?;
         let size = u64::try_from(integer_attribute(op, "size")?).ok()?;
         let alignment = u64::try_from(integer_attribute(op, "alignment")?).ok()?;
         if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {

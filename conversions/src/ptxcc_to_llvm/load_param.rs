@@ -1,8 +1,9 @@
 //! `ptxcc.load_param` -> `llvm.getelementptr` + `llvm.load` in param space.
 
+use crate::ir::OperationExt;
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
-    ir::{attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, ValueLike},
+    ir::{attribute::IntegerAttribute, r#type::IntegerType, OperationRef, ValueLike},
     Context, RewritePatternSet,
 };
 use ptxcc_dialect::names;
@@ -30,8 +31,8 @@ pub(super) fn check(op: OperationRef) -> Result<(), String> {
 /// and an aligned load, which `llc` prints as `ld.param.<ty> %r, [sym+off]`.
 pub fn populate_load_param_patterns(patterns: &RewritePatternSet, context: &Context) {
     add_lowering(patterns, context, names::LOAD_PARAM, |emit, op| {
-        let ptr = op.operand(0).ok()?;
-        let result_type = op.result(0).ok()?.r#type();
+        let ptr = op.operand_at(0).ok()?;
+        let result_type = op.result_at(0).ok()?.r#type();
         let offset = integer_attribute(op, "offset")?;
         let alignment = integer_attribute(op, "alignment")?;
         let i64_type = IntegerType::new(emit.context, 64).into();

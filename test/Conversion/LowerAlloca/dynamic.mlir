@@ -33,3 +33,24 @@ llvm.func @two(%n: i32, %m: i32) {
   %b = llvm.alloca %m x i16 : (i32) -> !llvm.ptr
   llvm.return
 }
+
+// -----
+
+// A dynamic alloca in the entry block is replaced where it stands: its users
+// follow it in that block. (It used to move before the entry terminator,
+// after its users: "operand does not dominate this use".)
+// CHECK-LABEL: llvm.func @entry_vla(
+// CHECK: %[[N:.*]] = llvm.mlir.constant(4096 : i64) : i64
+// CHECK-NEXT: %[[A:.*]] = llvm.alloca %[[N]] x i8 {alignment = 4 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %[[L:.*]] = llvm.addrspacecast %[[A]] : !llvm.ptr to !llvm.ptr<5>
+// CHECK-NEXT: %[[G:.*]] = llvm.addrspacecast %[[L]] : !llvm.ptr<5> to !llvm.ptr
+// CHECK-NEXT: llvm.store %{{.*}}, %[[G]] : i32, !llvm.ptr
+// CHECK-NEXT: llvm.br
+llvm.func @entry_vla(%n: i64, %x: i32) {
+  // expected-error@+1 {{dynamic alloca}}
+  %a = llvm.alloca %n x i32 : (i64) -> !llvm.ptr
+  llvm.store %x, %a : i32, !llvm.ptr
+  llvm.br ^next
+^next:
+  llvm.return
+}
