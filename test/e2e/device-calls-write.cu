@@ -135,6 +135,6 @@ GLOBAL void vwriter(Vec3 v, float *out) { out[0] = vpoke(v, __nvvm_read_ptx_sreg
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL11determinant9Matrix4x4(
 // CHECK-NEXT: .param .align 16 .b8 _ZL11determinant9Matrix4x4_param_0[64]
 // CHECK-NOT: .local
-// CHECK: ld.param.b32 %r{{[0-9]+}}, [_ZL11determinant9Matrix4x4_param_0+20];
+// CHECK: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL11determinant9Matrix4x4_param_0+16];
 // CHECK-NOT: .local
 // CHECK: ret;

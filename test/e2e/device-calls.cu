@@ -160,7 +160,7 @@ GLOBAL void k(Vec3 a, Vec3 b, Mat4 m, float *out) { out[0] = dot(a, cross(a, b))
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL3det4Mat4(
 // CHECK-NEXT: .param .align 16 .b8 _ZL3det4Mat4_param_0[64]
 // CHECK-NOT: cvta
-// CHECK: ld.param.b32 %r{{[0-9]+}}, [_ZL3det4Mat4_param_0];
+// CHECK: ld.param.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL3det4Mat4_param_0];
 // CHECK-NOT: cvta
 // CHECK: ret;
 
@@ -277,8 +277,6 @@ GLOBAL void seed1(Vec3 v, Matrix4x4 mat, float *out) {
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL11determinant9Matrix4x4(
 // CHECK-NEXT: .param .align 16 .b8 _ZL11determinant9Matrix4x4_param_0[64]
 // CHECK-NOT: cvta
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL11determinant9Matrix4x4_param_0];
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL11determinant9Matrix4x4_param_0+20];
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL11determinant9Matrix4x4_param_0+4];
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL11determinant9Matrix4x4_param_0+16];
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL11determinant9Matrix4x4_param_0];
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL11determinant9Matrix4x4_param_0+16];
 // CHECK: ret;

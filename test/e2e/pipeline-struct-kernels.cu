@@ -253,9 +253,9 @@ GLOBAL void big_kernel(Big b, Big *out, float s) { out[tid()] = bscale(b, s); }
 // CHECK-LABEL: .func  (.param .align 16 .b8 func_retval0[64]) _ZL6bscale3Bigf(
 // CHECK-NEXT: .param .align 16 .b8 _ZL6bscale3Bigf_param_0[64],
 // CHECK-NOT: cvta
-// CHECK: ld.param.b32 %r{{[0-9]+}}, [_ZL6bscale3Bigf_param_0];
+// CHECK: ld.param.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL6bscale3Bigf_param_0];
 // CHECK-NOT: cvta
-// CHECK: ld.param.b32 %r{{[0-9]+}}, [_ZL6bscale3Bigf_param_0+60];
+// CHECK: ld.param.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL6bscale3Bigf_param_0+48];
 // CHECK-NOT: cvta
 // CHECK: st.param.v4.b32 [func_retval0
 // CHECK: ret;

@@ -18,28 +18,83 @@ use crate::{
 /// Functions whose address is taken in `module`: named by an
 /// `llvm.mlir.addressof` anywhere (a global's initializer included) whose
 /// result is used other than as the callee of an indirect `llvm.call`
-/// (which LLVM IR sees as a direct call). An unused `addressof` leaves no
-/// use in LLVM IR. (`llvm.used` entries, which LLVM ignores here, count.)
+/// (which LLVM IR sees as a direct call) or than by dead code. An unused
+/// `addressof` leaves no use in LLVM IR, and `llc -O2` deletes dead
+/// instructions (address arithmetic, comparisons, plain loads whose results
+/// nothing uses) before it decides a `.param`'s alignment: a function whose
+/// address only such code takes is aligned as one whose address is not
+/// taken. (`llvm.used` entries, which LLVM ignores here, count.)
 pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
     let mut taken = HashSet::new();
-    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+    for op in crate::ir::nested_ops(module) {
         if op_name(op) == "llvm.mlir.addressof" && !only_called(op) {
             if let Some(name) = op.attribute("global_name").ok().and_then(flat_symbol_name) {
                 taken.insert(name);
             }
         }
-        melior::ir::operation::WalkResult::Advance
-    });
+    }
     taken
 }
 
 /// Whether every use (possibly none) of `addressof`'s result is operand 0
-/// of a callee-less `llvm.call`.
+/// of a callee-less `llvm.call`, or dead code.
 fn only_called(addressof: OperationRef) -> bool {
     let Ok(result) = addressof.result_at(0) else { return false };
-    uses(result.into())
-        .iter()
-        .all(|used| op_name(used.owner) == "llvm.call" && !used.owner.has_attribute("callee") && used.index == 0)
+    uses(result.into()).iter().all(|used| {
+        (op_name(used.owner) == "llvm.call" && !used.owner.has_attribute("callee") && used.index == 0)
+            || is_dead(used.owner)
+    })
+}
+
+/// Ops `llc -O2` deletes when nothing uses their results.
+fn is_removable(op: OperationRef) -> bool {
+    match op_name(op) {
+        "llvm.load" => !op.has_attribute("volatile_") && crate::ir::integer_attribute(op, "ordering").unwrap_or(0) == 0,
+        "llvm.getelementptr"
+        | "llvm.bitcast"
+        | "llvm.addrspacecast"
+        | "llvm.ptrtoint"
+        | "llvm.inttoptr"
+        | "llvm.icmp"
+        | "llvm.select"
+        | "llvm.add"
+        | "llvm.sub"
+        | "llvm.mul"
+        | "llvm.and"
+        | "llvm.or"
+        | "llvm.xor"
+        | "llvm.shl"
+        | "llvm.lshr"
+        | "llvm.ashr"
+        | "llvm.trunc"
+        | "llvm.zext"
+        | "llvm.sext"
+        | "llvm.extractvalue"
+        | "llvm.insertvalue"
+        | "llvm.mlir.addressof" => true,
+        _ => false,
+    }
+}
+
+/// Whether `op` is dead code: removable, and every user of its results
+/// dead in turn (looked at up to a bound, beyond which it counts as live).
+fn is_dead(op: OperationRef) -> bool {
+    const MAX_OPS: usize = 64;
+    let mut seen = HashSet::new();
+    let mut work = vec![op];
+    while let Some(op) = work.pop() {
+        if !seen.insert(op.to_raw().ptr) {
+            continue;
+        }
+        if seen.len() > MAX_OPS || !is_removable(op) {
+            return false;
+        }
+        for index in 0..op.result_count() {
+            let Ok(result) = op.result_at(index) else { return false };
+            work.extend(uses(result.into()).iter().map(|used| used.owner));
+        }
+    }
+    true
 }
 
 /// The linkage of an `llvm.func`, as the prototype prints it.

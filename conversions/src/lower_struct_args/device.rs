@@ -9,7 +9,7 @@
 //! | parameter | becomes |
 //! |---|---|
 //! | aggregate (`!llvm.struct`/`!llvm.array` value or `llvm.byval` pointer) of at most `flatten-threshold` bytes whose leaves are scalars, pointers or vectors of at most `vector-threshold` elements | one parameter per leaf, in order |
-//! | other `llvm.byval` pointer | stays `byval`; `llvm.align` raised to max(16, ABI alignment) |
+//! | other `llvm.byval` pointer | stays `byval`, attributes unchanged (llc aligns the `.param` of a function whose calls are all visible to at least 16 by itself) |
 //! | other aggregate or vector value | stays as it is: llc declares it `.param .align A .b8 [N]`, the same `.param` a `byval` pointer gets, and the caller needs no memory for it |
 //! | scalar, pointer, short vector | stays as it is |
 //!
@@ -92,8 +92,6 @@ pub enum ParamPlan<'c> {
         /// The leaves, in order.
         leaves: Vec<FlatLeaf<'c>>,
     },
-    /// A `byval` pointer that stays one, with this `llvm.align`.
-    Byval(u64),
 }
 
 /// A call site whose result is stored into memory the caller already has.
@@ -495,15 +493,13 @@ pub fn plan_parameter<'c>(
                 align: declared.unwrap_or(abi_align),
                 leaves,
             },
-            // Upstream's rule for functions whose every call is visible.
-            None => {
-                let raised = declared.unwrap_or(abi_align).max(abi_align).max(16);
-                if declared == Some(raised) {
-                    ParamPlan::Keep
-                } else {
-                    ParamPlan::Byval(raised)
-                }
-            }
+            // Stays as it is. llc gives the `.param` of a function whose
+            // every call is visible at least 16 bytes of alignment by itself;
+            // raising the callee's `llvm.align` in the IR as well made it
+            // disagree with its call sites, whose `align` says how the
+            // caller's memory is aligned (a host build of the IR lays the two
+            // copies out differently).
+            None => ParamPlan::Keep,
         };
     }
     if !is_aggregate(ty) {
@@ -528,14 +524,9 @@ pub fn plan_function<'c, 'a>(
     if signature_is_fixed(func, uses, flatten_kernels).is_some() {
         return None;
     }
-    let kernel = is_kernel(func);
     let calls = uses.map(|u| u.calls.clone()).unwrap_or_default();
     let params = (0..parameter_types(func).len())
-        .map(|index| match plan_parameter(func, index, layout, thresholds, lower_byval) {
-            // A kernel's byval parameters are lower-struct-args' kernel work.
-            ParamPlan::Byval(_) if kernel => ParamPlan::Keep,
-            plan => plan,
-        })
+        .map(|index| plan_parameter(func, index, layout, thresholds, lower_byval))
         .collect();
     let sret = result_type(func).filter(|ty| is_aggregate(*ty)).and_then(|ty| {
         let abi = abi_type(ty).ok()?;
@@ -784,7 +775,7 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
     }
     for (index, (argument, param)) in arguments.iter().zip(&plan.params).enumerate() {
         match param {
-            ParamPlan::Keep | ParamPlan::Byval(_) => {
+            ParamPlan::Keep => {
                 operands.push(*argument);
                 attributes.push(crate::kernel::parameter_attributes(call, index).unwrap_or(empty));
             }
@@ -934,14 +925,6 @@ fn rewrite_callee(plan: &DevicePlan) {
     for (index, param) in plan.params.iter().enumerate().rev() {
         match param {
             ParamPlan::Keep => per_param[index].push(old_attributes[index]),
-            ParamPlan::Byval(align) => {
-                per_param[index].push(with_entry(
-                    context,
-                    old_attributes[index],
-                    "llvm.align",
-                    i64_attribute(context, *align as i64).into(),
-                ));
-            }
             ParamPlan::Flatten { form, ty, leaves, .. } => {
                 let old = entry.argument_at(index).expect("a parameter");
                 // SAFETY: the argument lives as long as the body.
@@ -1035,21 +1018,6 @@ fn without_entry<'c>(context: &'c Context, dictionary_attribute: Attribute<'c>, 
         .into_iter()
         .filter(|(key, _)| key.as_string_ref().as_str() != Ok(name))
         .collect();
-    dictionary(context, &entries)
-}
-
-/// `dictionary` with `name = value` set.
-fn with_entry<'c>(
-    context: &'c Context,
-    dictionary_attribute: Attribute<'c>,
-    name: &str,
-    value: Attribute<'c>,
-) -> Attribute<'c> {
-    let mut entries: Vec<(Identifier, Attribute)> = crate::kernel::dictionary_entries(dictionary_attribute)
-        .into_iter()
-        .filter(|(key, _)| key.as_string_ref().as_str() != Ok(name))
-        .collect();
-    entries.push((Identifier::new(context, name), value));
     dictionary(context, &entries)
 }
 

@@ -148,7 +148,7 @@ fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bo
 }
 
 /// The device-function plan of `@f(%p: <parameter>)` with the default
-/// thresholds, as text: "keep", "byval <align>" or "flatten <form> <leaf types>".
+/// thresholds, as text: "keep" or "flatten <form> <leaf types>".
 fn device_plan(parameter: &str) -> String {
     let context = llvm_context();
     let module = module(&context, &format!("llvm.func internal @f(%p: {parameter}) {{\n llvm.return\n}}"));
@@ -156,7 +156,6 @@ fn device_plan(parameter: &str) -> String {
     let layout = crate::abi::DataLayout::default();
     match device::plan_parameter(func, 0, &layout, &LowerStructArgsOptions::default().thresholds(), true) {
         device::ParamPlan::Keep => "keep".into(),
-        device::ParamPlan::Byval(align) => format!("byval {align}"),
         device::ParamPlan::Flatten { form, leaves, .. } => {
             let types: Vec<String> = leaves.iter().map(|l| format!("{}@{}", l.ty, l.offset)).collect();
             format!("flatten {form:?} {}", types.join(" "))
@@ -171,8 +170,8 @@ fn device_plan(parameter: &str) -> String {
 #[case::vec3_value("!llvm.struct<(f32, f32, f32)>", "flatten Value f32@0 f32@4 f32@8")]
 #[case::vec3_byval("!llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>}", "flatten Byval f32@0 f32@4 f32@8")]
 #[case::padding("!llvm.struct<(i8, f64)>", "flatten Value i8@0 f64@8")]
-#[case::padding_in_memory("!llvm.ptr {llvm.byval = !llvm.struct<(i8, f64)>}", "byval 16")]
-#[case::i1_in_memory("!llvm.ptr {llvm.byval = !llvm.struct<(i1, i8)>}", "byval 16")]
+#[case::padding_in_memory("!llvm.ptr {llvm.byval = !llvm.struct<(i8, f64)>}", "keep")]
+#[case::i1_in_memory("!llvm.ptr {llvm.byval = !llvm.struct<(i1, i8)>}", "keep")]
 #[case::shared_pointer("!llvm.struct<(ptr<3>, i32)>", "keep")]
 #[case::global_pointer("!llvm.struct<(ptr<1>, i32)>", "flatten Value !llvm.ptr<1>@0 i32@8")]
 #[case::nested_array(
@@ -183,9 +182,9 @@ fn device_plan(parameter: &str) -> String {
 #[case::exactly_32_bytes("!llvm.array<8 x f32>", "flatten Value f32@0 f32@4 f32@8 f32@12 f32@16 f32@20 f32@24 f32@28")]
 #[case::above_threshold_value("!llvm.array<9 x f32>", "keep")]
 #[case::long_vector_leaf("!llvm.struct<(vector<8xi8>)>", "keep")]
-#[case::mat4_byval("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 4 : i64}", "byval 16")]
+#[case::mat4_byval("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 4 : i64}", "keep")]
 #[case::already_aligned("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 16 : i64}", "keep")]
-#[case::no_declared_alignment("!llvm.ptr {llvm.byval = !llvm.array<9 x i128>}", "byval 16")]
+#[case::no_declared_alignment("!llvm.ptr {llvm.byval = !llvm.array<9 x i128>}", "keep")]
 #[case::more_than_16(
     "!llvm.ptr {llvm.byval = !llvm.array<2 x i32>, llvm.align = 32 : i64}",
     "flatten Byval i32@0 i32@4"

@@ -26,3 +26,26 @@ llvm.func weak @weak_variadic(%a: i32, ...) {
 llvm.func @stops() attributes {passthrough = ["noreturn"]} {
   llvm.unreachable
 }
+
+// Local functions whose address only dead code takes: llc -O2 deletes the
+// dead code first and aligns their .param as if the address were not taken
+// (to 16). The report used to predict .align 4 for @dead_taken.
+llvm.func internal @dead_taken(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, llvm.align = 4 : i64}) -> i32 {
+  %v = llvm.load %s : !llvm.ptr -> i32
+  llvm.return %v : i32
+}
+llvm.func internal @really_taken(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, llvm.align = 4 : i64}) -> i32 {
+  %v = llvm.load %s : !llvm.ptr -> i32
+  llvm.return %v : i32
+}
+llvm.func @takes_addresses(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, llvm.align = 4 : i64}, %o: !llvm.ptr, %n: i64) {
+  %dead = llvm.mlir.addressof @dead_taken : !llvm.ptr
+  %g = llvm.getelementptr %dead[%n] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  %b = llvm.load %g : !llvm.ptr -> i8
+  %i = llvm.ptrtoint %dead : !llvm.ptr to i64
+  %taken = llvm.mlir.addressof @really_taken : !llvm.ptr
+  llvm.store %taken, %o : !llvm.ptr, !llvm.ptr
+  %r = llvm.call @dead_taken(%s) : (!llvm.ptr) -> i32
+  %q = llvm.call @really_taken(%s) : (!llvm.ptr) -> i32
+  llvm.return
+}

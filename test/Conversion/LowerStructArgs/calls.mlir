@@ -46,7 +46,7 @@ llvm.func ptx_kernelcc @forward_mat4(%m: !llvm.ptr {llvm.byval = !llvm.struct<"M
 // !K && B: a device function forwards its own byval parameter: llc copies
 // it into the call's .param (move-param); ptxcc leaves the call alone.
 // CHECK-LABEL: llvm.func internal @relay(
-// CHECK-SAME: %[[M:[^:]*]]: !llvm.ptr {llvm.align = 16 : i64, llvm.byval
+// CHECK-SAME: %[[M:[^:]*]]: !llvm.ptr {llvm.align = 4 : i64, llvm.byval
 // CHECK-NEXT: llvm.call @det2(%[[M]])
 llvm.func internal @det2(%m: !llvm.ptr {llvm.byval = !llvm.struct<"Mat4", (array<16 x f32>)>, llvm.align = 4 : i64}) -> f32 {
   %a = llvm.load %m {alignment = 4 : i64} : !llvm.ptr -> f32
