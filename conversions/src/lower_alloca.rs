@@ -17,9 +17,11 @@
 //!   space 5, one cast back to generic; space-5 allocas left alone), for
 //!   backends that handle it;
 //! - allocas in other specific spaces are left alone;
-//! - a constant-size alloca outside the entry block is hoisted to the end of
-//!   the entry block, keeping the slots' order, so the depot has a fixed
-//!   layout;
+//! - every slot (a constant-size alloca anywhere, a dynamic one given
+//!   `dynamic-alloca-size`) moves to the top of the entry block, keeping the
+//!   slots' order: the depot has a fixed layout, and `llc`'s SROA, which
+//!   only looks at allocas in the entry block, still finds them after `llc`
+//!   has split that block (it expands some copies into loops first);
 //! - lifetime markers and debug records keep naming the alloca itself;
 //! - a dynamic alloca (its size is not a constant) is an error at its
 //!   location, unless `dynamic-alloca-size=N` reserves N bytes for it
@@ -175,6 +177,16 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         }
     }
     let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
+    // Every slot goes to the top of the entry block, in order: before the
+    // first op that is neither one of them nor a constant (the loop below
+    // erases only those). llc expands some copies into loops before its
+    // SROA, splitting the entry block; SROA only looks at the allocas left
+    // in it, so a slot below such a copy was never promoted.
+    let mut anchor = entry.first_operation();
+    while let Some(op) = anchor.filter(|op| targets.contains(op) || op_name(*op) == "llvm.mlir.constant") {
+        anchor = op.next_in_block();
+    }
+    let Some(anchor) = anchor else { return Ok(()) };
     let context = context_of(func);
     let local = pointer_type(&context, address_space::LOCAL);
     let generic = pointer_type(&context, address_space::GENERIC);
@@ -185,30 +197,16 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         let count = alloca_count(alloca);
         let attributes = slot_attributes(alloca, count.is_none());
         let new = OperationBuilder::new("llvm.alloca", location).add_attributes(&attributes).add_results(&[slot_type]);
-        // Where the new ops go: in place for an alloca of the entry block
-        // (whose users may follow it in that block), before the entry
-        // terminator for one hoisted from another block. A constant-size
-        // alloca in place keeps its size operand; the others get a new
-        // constant (a dynamic one's reserved bytes).
-        let in_entry = alloca.block().is_some_and(|b| b == entry);
-        let (block, anchor) = if in_entry {
-            (entry, alloca)
-        } else {
-            let Some(terminator) = entry.terminator() else { continue };
-            (entry, terminator)
+        // A new size: the element count, or a dynamic one's reserved bytes.
+        let (ty, count) = match count {
+            Some(count) => (size.r#type(), count),
+            None => {
+                (IntegerType::new(&context, 64).into(), i64::try_from(options.dynamic_alloca_size).unwrap_or(i64::MAX))
+            }
         };
-        let size_value = if in_entry && count.is_some() {
-            size
-        } else {
-            let (ty, count) = match count {
-                Some(count) => (size.r#type(), count),
-                None => (
-                    IntegerType::new(&context, 64).into(),
-                    i64::try_from(options.dynamic_alloca_size).unwrap_or(i64::MAX),
-                ),
-            };
-            owned(first_result(block.insert_operation_before(anchor, integer_constant(ty, count, location))))
-        };
+        let block = entry;
+        let size_value =
+            owned(first_result(block.insert_operation_before(anchor, integer_constant(ty, count, location))));
         let slot = owned(first_result(
             block.insert_operation_before(anchor, new.add_operands(&[size_value]).build().expect("valid alloca")),
         ));

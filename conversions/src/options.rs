@@ -96,36 +96,40 @@ pub fn unknown_option<T: PassOptions>(name: &str) -> OptionError {
     }
 }
 
-/// The target a pass assumes for functions that do not name theirs: the
-/// `chip` and `ptx` options, shared by every pass that needs a target.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The target the passes lower for: the `chip` and `ptx` options, shared by
+/// every pass that needs a target.
+///
+/// `llc` compiles a whole module for its command line's `-mcpu` and
+/// `-mattr=+ptxNN` and ignores the `target-cpu`/`target-features` that
+/// front ends record in each function. So a chip or PTX version given here
+/// (what `llc` will be given) wins over the function's; when none is given,
+/// the function's own `target_cpu`/`target_features` are the best guess of
+/// the target, and then `sm_90` and the chip's minimum PTX version.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TargetOptions {
-    /// The chip of functions without `target_cpu` (like `llc -mcpu`).
+    /// The chip `llc` compiles for (`-mcpu`); empty: each function's
+    /// `target_cpu`, else `sm_90`.
     pub chip: String,
-    /// PTX version times ten for functions without `target_features` (like
-    /// `llc -mattr=+ptxNN`); 0 means the chip's minimum, as in `llc`.
+    /// PTX version times ten (`llc -mattr=+ptxNN`); 0: each function's
+    /// `+ptxNN`, else the chip's minimum (as in `llc`).
     pub ptx: u32,
 }
 
-impl Default for TargetOptions {
-    fn default() -> Self {
-        Self { chip: "sm_90".into(), ptx: 0 }
-    }
-}
+/// The chip of a function that names none when no `chip` is given.
+pub const DEFAULT_CHIP: &str = "sm_90";
 
 impl TargetOptions {
     /// The two options, for a pass's [`PassOptions::OPTIONS`].
     pub const OPTIONS: [OptionInfo; 2] = [
         OptionInfo {
             name: "chip",
-            default: "sm_90",
-            description: "target chip of functions without target_cpu (llc -mcpu)",
+            default: "auto",
+            description: "the chip llc compiles for (llc -mcpu), over each function's target_cpu; auto = each function's target_cpu, else sm_90",
         },
         OptionInfo {
             name: "ptx",
             default: "0",
-            description:
-                "PTX version x10 of functions without target_features (llc -mattr=+ptxNN); 0 = the chip's minimum",
+            description: "PTX version x10 llc compiles for (llc -mattr=+ptxNN), over each function's +ptxNN; 0 = each function's, else the chip's minimum",
         },
     ];
 
@@ -139,10 +143,14 @@ impl TargetOptions {
         })
     }
 
-    /// The target of `func` under these options (its own `target_cpu` and
-    /// `target_features` first).
+    /// The target of `func` under these options (the options first, then
+    /// its own `target_cpu` and `target_features`).
     pub fn target_of(&self, func: OperationRef) -> Result<Target, AbiError> {
-        function_target(func, &self.chip, (self.ptx != 0).then_some(self.ptx))
+        function_target(
+            func,
+            (!self.chip.is_empty()).then_some(self.chip.as_str()),
+            (self.ptx != 0).then_some(self.ptx),
+        )
     }
 }
 
@@ -189,12 +197,16 @@ pub fn parse_u64(pass: &'static str, name: &str, value: Option<&str>) -> Result<
     value.and_then(|v| v.parse().ok()).ok_or_else(|| invalid(pass, name, value, "an unsigned integer"))
 }
 
-/// Parses a chip name option: a chip llc 22 knows (`sm_90`, `sm_90a`).
+/// Parses a chip name option: a chip llc 22 knows (`sm_90`, `sm_90a`), or
+/// `auto` (stored as the empty string).
 fn parse_chip(pass: &'static str, name: &str, value: Option<&str>) -> Result<String, OptionError> {
+    if value == Some("auto") {
+        return Ok(String::new());
+    }
     value
         .filter(|chip| crate::abi::target::minimum_ptx(chip).is_some())
         .map(str::to_string)
-        .ok_or_else(|| invalid(pass, name, value, "a chip llc knows, such as sm_90"))
+        .ok_or_else(|| invalid(pass, name, value, "a chip llc knows, such as sm_90, or auto"))
 }
 
 /// Parses a PTX version option (times ten: `80` for PTX 8.0; 0 for the

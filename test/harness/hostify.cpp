@@ -22,7 +22,8 @@
 //   * functions the module declares but does not define log what they are
 //     given (see defineExternals);
 //   * every load, store, atomic and memory intrinsic goes through
-//     `__harness_address` (see fixAddresses);
+//     `__harness_address` (see fixAddresses), and every alloca starts as
+//     the fill byte (see fillAllocas);
 //   * tables for the runtime: each kernel's parameters (as text) and a
 //     launcher that unpacks an array of argument pointers, and every global
 //     variable with its size and space.
@@ -233,6 +234,27 @@ void defineExternals(Module &M) {
   }
 }
 
+/// Every alloca starts holding the fill byte (`__harness_fill`): what an
+/// uninitialised slot holds must change with the fill, not be whatever an
+/// earlier call left on the host stack (the same in both fills, and
+/// different in the reference and the output, whose frames differ).
+void fillAllocas(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
+  FunctionCallee Fill =
+      M.getOrInsertFunction("__harness_fill", FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false));
+  const DataLayout &DL = M.getDataLayout();
+  for (Function &F : M)
+    for (Instruction &I : make_early_inc_range(instructions(F)))
+      if (auto *A = dyn_cast<AllocaInst>(&I)) {
+        IRBuilder<> B(A->getNextNode());
+        Value *Count = B.CreateZExtOrTrunc(A->getArraySize(), I64);
+        Value *Bytes = B.CreateMul(Count, ConstantInt::get(I64, DL.getTypeAllocSize(A->getAllocatedType())));
+        Value *Address = A->getAddressSpace() ? B.CreateAddrSpaceCast(A, Ptr) : (Value *)A;
+        B.CreateCall(Fill, {Address, Bytes});
+      }
+}
+
 /// Every memory access goes through `__harness_address`, which maps an
 /// address outside every region the runtime knows (a pointer read from a
 /// buffer of small numbers) into a pool of its own, the same way in every
@@ -380,6 +402,7 @@ int main(int argc, char **argv) {
         }
 
   fixAddresses(*M);
+  fillAllocas(*M);
 
   // The launchers: void __harness_launch_N(ptr args), args[i] pointing at
   // parameter i's value (or, for a byval parameter, at its param copy).

@@ -16,9 +16,10 @@
  * (a pointer read from a buffer of small numbers) is mapped into a pool of
  * its own, the same way in every run. Functions the module declares but
  * does not define log their arguments (hostify.cpp), and the log is
- * compared like a buffer. FILL is the byte every thread's stack (and every shared
- * variable) holds before the kernel starts: what a kernel reads without
- * writing first changes with it.
+ * compared like a buffer. FILL is the byte every thread's stack, every
+ * shared variable and every alloca (when it is made) holds before the
+ * kernel writes it: what a kernel reads without writing first changes with
+ * it.
  *
  * What plain host memory would hide is checked: a nvvm.grid_constant
  * parameter is one read-only copy (a write faults), other byval parameters
@@ -251,7 +252,7 @@ typedef struct {
 
 static Thread threads[MAX_THREADS];
 static ucontext_t scheduler;
-static int current, block_threads, grid_blocks, block_index;
+static int current, block_threads, grid_blocks, block_index, fill_byte;
 static void (*launch)(void **);
 
 static void thread_main(void) {
@@ -469,6 +470,24 @@ int __nvvm_barrier_cta_red_popc_aligned_all(int id, int v) { (void)id; return ba
 _Bool __nvvm_barrier_cta_red_and_aligned_all(int id, int v) { (void)id; return (barrier(v & 1) >> 16) & 1; }
 _Bool __nvvm_barrier_cta_red_or_aligned_all(int id, int v) { (void)id; return (barrier(v & 1) >> 17) & 1; }
 
+/* What x86 code generation calls for bf16 and libgcc lacks: float to
+ * bfloat16, rounding to nearest even. The result travels in the low 16 bits
+ * of xmm0, so it is returned as a float with those bits (writing __bf16
+ * here would make clang call this function from itself). */
+float __truncsfbf2(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, 4);
+  uint32_t out = (bits & 0x7FFFFFFF) > 0x7F800000 ? 0x7FC0 : (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16;
+  float result;
+  memcpy(&result, &out, 4);
+  return result;
+}
+
+float __truncdfbf2(double value) { return __truncsfbf2((float)value); }
+
+/* Every alloca starts as the fill byte (hostify.cpp). */
+void __harness_fill(void *slot, int64_t bytes) { memset(slot, fill_byte, (size_t)bytes); }
+
 /* Fences: one OS thread, nothing to order. */
 void __nvvm_membar_cta(void) {}
 void __nvvm_membar_gl(void) {}
@@ -495,6 +514,7 @@ int main(int argc, char **argv) {
   int kernel = atoi(argv[2]);
   random_state = strtoull(argv[3], NULL, 0) * 0x9E3779B97F4A7C15ULL + 1;
   int fill = (int)strtol(argv[4], NULL, 0);
+  fill_byte = fill;
   grid_blocks = atoi(argv[5]);
   block_threads = atoi(argv[6]);
   if (kernel < 0 || kernel >= __harness_kernel_count || block_threads < 1 || block_threads > MAX_THREADS ||

@@ -9,6 +9,9 @@ Commands:
           `cargo test` and the lit suite under test/
   demo    Lower examples/demo.mlir with ptxcc-opt and print the MLIR,
           then translate it to LLVM IR and print the PTX from llc
+  fuzz    Run generated modules through the release ptxcc-opt and judge
+          each outcome (test/fuzz/fuzz.py); failures are reduced and
+          written to a folder
   help    Print this message
 
 Options for `test`:
@@ -16,6 +19,16 @@ Options for `test`:
   --lit-only     Skip `cargo test` (still builds the binaries and runs lit)
 
 Options for `demo`:
+  --no-install   Only check for LLVM/MLIR 22; fail instead of running apt-get
+
+Options for `fuzz`:
+  --count N      How many modules (default 1000)
+  --seed S       The first seed (default 1); module k has seed S+k
+  --config NAME  pipeline (the default), opt-byval=false, lower-struct-args,
+                 lower-alloca, memory-space-opt, convert-ptxcc-to-llvm;
+                 repeatable
+  --out DIR      Where reduced failures go (default target/fuzz)
+  --jobs J       Parallel workers (default: every core)
   --no-install   Only check for LLVM/MLIR 22; fail instead of running apt-get
 ";
 
@@ -28,6 +41,8 @@ pub enum Command {
     Test(TestOptions),
     /// Run the end-to-end demo.
     Demo(DemoOptions),
+    /// Run generated modules through ptxcc-opt.
+    Fuzz(FuzzOptions),
 }
 
 /// Options of `cargo xtask test`.
@@ -44,6 +59,23 @@ pub struct TestOptions {
 pub struct DemoOptions {
     /// Whether missing LLVM packages may be installed with apt-get.
     pub install: bool,
+}
+
+/// Options of `cargo xtask fuzz`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FuzzOptions {
+    /// Whether missing LLVM packages may be installed with apt-get.
+    pub install: bool,
+    /// How many modules.
+    pub count: u64,
+    /// The first seed.
+    pub seed: u64,
+    /// The configurations (`--config`); empty: fuzz.py's default.
+    pub configs: Vec<String>,
+    /// Where reduced failures go.
+    pub out: Option<String>,
+    /// Parallel workers.
+    pub jobs: Option<u64>,
 }
 
 /// Parses the arguments that follow `cargo xtask`.
@@ -63,6 +95,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         "help" | "--help" | "-h" => Ok(Command::Help),
         "test" => parse_test(&rest).map(Command::Test),
         "demo" => parse_demo(&rest).map(Command::Demo),
+        "fuzz" => parse_fuzz(&rest).map(Command::Fuzz),
         other => Err(format!("unknown command `{other}`")),
     }
 }
@@ -92,6 +125,28 @@ fn parse_demo(args: &[String]) -> Result<DemoOptions, String> {
         match arg.as_str() {
             "--no-install" => options.install = false,
             other => return Err(format!("unknown option `{other}` for `demo`")),
+        }
+    }
+    Ok(options)
+}
+
+/// Parses the options of `cargo xtask fuzz`.
+fn parse_fuzz(args: &[String]) -> Result<FuzzOptions, String> {
+    let mut options = FuzzOptions { install: true, count: 1000, seed: 1, configs: Vec::new(), out: None, jobs: None };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().cloned().ok_or_else(|| format!("`{name}` needs a value"));
+        let number = |name: &str, text: String| {
+            text.parse::<u64>().map_err(|_| format!("`{name}` needs a number, got `{text}`"))
+        };
+        match arg.as_str() {
+            "--no-install" => options.install = false,
+            "--count" => options.count = number("--count", value("--count")?)?,
+            "--seed" => options.seed = number("--seed", value("--seed")?)?,
+            "--jobs" => options.jobs = Some(number("--jobs", value("--jobs")?)?),
+            "--config" => options.configs.push(value("--config")?),
+            "--out" => options.out = Some(value("--out")?),
+            other => return Err(format!("unknown option `{other}` for `fuzz`")),
         }
     }
     Ok(options)
@@ -134,6 +189,23 @@ mod tests {
     fn demo_flags() {
         assert_eq!(parse_strs(&["demo", "--no-install"]), Ok(Command::Demo(DemoOptions { install: false })));
         assert!(parse_strs(&["demo", "--lit-only"]).is_err());
+    }
+
+    #[test]
+    fn fuzz_options() {
+        assert_eq!(
+            parse_strs(&["fuzz", "--count", "50", "--seed", "7", "--config", "pipeline", "--out", "f", "--jobs", "2"]),
+            Ok(Command::Fuzz(FuzzOptions {
+                install: true,
+                count: 50,
+                seed: 7,
+                configs: vec!["pipeline".into()],
+                out: Some("f".into()),
+                jobs: Some(2),
+            }))
+        );
+        assert!(parse_strs(&["fuzz", "--count", "many"]).is_err());
+        assert!(parse_strs(&["fuzz", "--seed"]).is_err());
     }
 
     #[test]

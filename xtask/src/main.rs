@@ -7,6 +7,7 @@
 mod cli;
 mod demo;
 mod exec;
+mod fuzz;
 mod llvm;
 mod test;
 mod workspace;
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         }
         Command::Test(options) => test::run(&options),
         Command::Demo(options) => demo::run(&options),
+        Command::Fuzz(options) => fuzz::run(&options),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -217,13 +217,14 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
 /// The target of `func`: its `target_cpu` where it has one, else
 /// `default_chip`; the highest of its `+ptxNN` feature and `default_ptx`
 /// (see [`Target::resolve`]).
-pub fn function_target(func: OperationRef, default_chip: &str, default_ptx: Option<u32>) -> Result<Target, AbiError> {
-    let chip = func.attribute("target_cpu").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value());
+pub fn function_target(func: OperationRef, chip: Option<&str>, ptx: Option<u32>) -> Result<Target, AbiError> {
+    let function_chip =
+        func.attribute("target_cpu").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value());
     let features: Option<Vec<String>> = func.attribute("target_features").ok().map(|a| {
         // `#llvm.target_features<["+ptx81", "+sm_90"]>`
         a.to_string().split('"').skip(1).step_by(2).map(str::to_string).collect()
     });
-    Target::resolve(chip, features.as_deref(), default_chip, default_ptx)
+    Target::resolve(chip, ptx, function_chip, features.as_deref())
 }
 
 /// The input types and variadic flag of an `!llvm.func` type, or `None`

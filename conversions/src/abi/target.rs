@@ -104,19 +104,20 @@ impl Target {
         Ok(Target { chip: chip.to_string(), sm, ptx })
     }
 
-    /// The target of one function: its own `target_cpu` where present,
-    /// else `default_chip`; the PTX version is the highest of the
-    /// function's `+ptxNN` features and `default_ptx`, else the chip's
-    /// minimum.
+    /// The target of one function, as `llc` will compile it: `chip` and
+    /// `ptx` (`llc`'s `-mcpu` and `-mattr=+ptxNN`, which win: `llc` ignores
+    /// the functions' own attributes) where given, else the function's
+    /// `target_cpu` and highest `+ptxNN` feature, else `sm_90` and the
+    /// chip's minimum PTX version.
     pub fn resolve(
+        chip: Option<&str>,
+        ptx: Option<u32>,
         function_chip: Option<&str>,
         function_features: Option<&[String]>,
-        default_chip: &str,
-        default_ptx: Option<u32>,
     ) -> Result<Self, AbiError> {
-        let chip = function_chip.unwrap_or(default_chip);
+        let chip = chip.or(function_chip).unwrap_or(crate::options::DEFAULT_CHIP);
         let from_function = function_features.and_then(|features| ptx_feature(features.iter().map(String::as_str)));
-        Target::new(chip, from_function.max(default_ptx))
+        Target::new(chip, ptx.or(from_function))
     }
 
     /// Bytes of `.param` space a kernel may declare.

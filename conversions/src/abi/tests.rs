@@ -255,17 +255,23 @@ fn target_errors() {
     );
     assert!(matches!(Target::new("gfx90a", None), Err(AbiError::UnknownChip(_))));
     let features = ["+ptx81".to_string(), "+sm_90".to_string()];
-    let resolved = Target::resolve(Some("sm_90"), Some(&features), "sm_52", None).expect("resolves");
+    let resolved = Target::resolve(None, None, Some("sm_90"), Some(&features)).expect("resolves");
     assert_eq!((resolved.sm, resolved.ptx), (90, 81));
-    let fallback = Target::resolve(None, None, "sm_80", Some(81)).expect("resolves");
+    let fallback = Target::resolve(Some("sm_80"), Some(81), None, None).expect("resolves");
     assert_eq!((fallback.sm, fallback.ptx), (80, 81));
+    let neither = Target::resolve(None, None, None, None).expect("resolves");
+    assert_eq!((neither.chip.as_str(), neither.ptx), ("sm_90", 78));
 }
 
+/// llc compiles for its command line and ignores the functions' target
+/// attributes (`.target sm_90` and `cvta.param` for a function that says
+/// sm_60 under `llc -mcpu=sm_90`): given options win.
 #[test]
-fn target_resolution_takes_the_highest_ptx_and_real_chips_only() {
+fn target_resolution_prefers_the_options_and_knows_real_chips_only() {
     let features = ["+ptx80".to_string()];
-    let resolved = Target::resolve(Some("sm_90"), Some(&features), "sm_52", Some(81)).expect("resolves");
-    assert_eq!((resolved.chip.as_str(), resolved.ptx), ("sm_90", 81));
+    let resolved = Target::resolve(Some("sm_70"), Some(81), Some("sm_60"), Some(&features)).expect("resolves");
+    assert_eq!((resolved.chip.as_str(), resolved.ptx), ("sm_70", 81));
+    assert!(resolved.has_cvta_param());
     assert_eq!(Target::new("sm_32", None).expect("sm_32").ptx, 40);
     for chip in ["sm_80a", "sm_90f", "sm_86f", "sm_"] {
         assert!(matches!(Target::new(chip, None), Err(AbiError::UnknownChip(_))), "{chip}");

@@ -317,7 +317,13 @@ fn classify_use<'c, 'a>(
             plan.actions.push(Action::DropAssume(op));
             Ok(UseClass::Done)
         }
-        "llvm.load" if is_atomic(op) => escape("is read by an atomic 'llvm.load'".into()),
+        // An atomic load reads param memory, which nothing writes while the
+        // kernel runs: it stays a load (atomic, as llc alone keeps it) from
+        // the param-space view, without an offset claim.
+        "llvm.load" if is_atomic(op) => {
+            plan.actions.push(Action::ParamRead(used, position));
+            Ok(UseClass::Done)
+        }
         "llvm.load" => {
             let volatile = op.has_attribute("volatile_");
             let loaded = op.result_at(0).ok().and_then(|r| abi_type(r.r#type()).ok());

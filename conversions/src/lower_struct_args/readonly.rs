@@ -172,7 +172,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
                 }
                 Ok(())
             }
-            "llvm.load" if is_atomic(op) => Err(Escape::capture(op, "is read by an atomic 'llvm.load'")),
+            // Atomic or not, a load only reads.
             "llvm.load" | "llvm.icmp" | "llvm.intr.assume" => Ok(()),
             name if is_debug_info(name) => Ok(()),
             "llvm.store" if used.index == 1 => Err(Escape::write(op, "is written by 'llvm.store'")),

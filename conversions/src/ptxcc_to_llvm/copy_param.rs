@@ -7,7 +7,7 @@ use melior::{
         attribute::{ArrayAttribute, BoolAttribute, IntegerAttribute},
         operation::OperationBuilder,
         r#type::IntegerType,
-        Identifier, Type, ValueLike,
+        Identifier, Type, Value, ValueLike,
     },
     Context, RewritePatternSet,
 };
@@ -16,7 +16,7 @@ use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::p
 use crate::kernel::dictionary;
 
 use super::{add_lowering, ConvertPtxccToLlvmOptions, Emitter};
-use crate::ir::integer_attribute;
+use crate::ir::{constant_int, first_result, gep_indices, integer_attribute, op_name, successor_argument, uses};
 
 /// The type of one access of an inline copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +101,62 @@ pub fn plan_inline_copy(size: u64, alignment: u64, vector_copy: bool) -> Vec<Acc
     accesses
 }
 
+/// Whether the memory at `pointer` is a slot `llc`'s SROA can break up: an
+/// `llvm.alloca` (through casts) that is only loaded from, stored to and
+/// copied at constant offsets, never let out of the function. Then the copy
+/// into it is made of integers, which SROA splits along the slot's fields
+/// and deletes where the fields are overwritten or never read, as it does
+/// with the memcpy of `llc`'s own copy; vectors straddle fields and kept the
+/// slot alive in local memory (fuzz seed 144: 16 bytes where `llc` alone
+/// has 8).
+pub fn promotable_slot(pointer: Value) -> bool {
+    let mut root = pointer;
+    while let Some(cast) = crate::kernel::defining_op(root, "llvm.addrspacecast") {
+        let Ok(source) = cast.operand_at(0) else { return false };
+        root = source;
+    }
+    if crate::kernel::defining_op(root, "llvm.alloca").is_none() {
+        return false;
+    }
+    let mut work = vec![root];
+    while let Some(value) = work.pop() {
+        for used in uses(value) {
+            let op = used.owner;
+            match (op_name(op), used.index) {
+                ("llvm.addrspacecast", _) => work.extend(first_result(op)),
+                ("llvm.getelementptr", 0) if gep_indices(op).is_some_and(|i| i.iter().all(Option::is_some)) => {
+                    work.extend(first_result(op))
+                }
+                ("llvm.load", 0) | ("llvm.store", 1) | (names::COPY_PARAM, 1) => {}
+                // SROA speculates the loads through a select or phi that
+                // only feeds loads.
+                ("llvm.select", 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
+                ("llvm.br" | "llvm.cond_br", _) if successor_argument(op, used.index).is_some_and(only_loaded) => {}
+                ("llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline", 0 | 1)
+                | ("llvm.intr.memset" | "llvm.intr.memset.inline", 0)
+                    if op.operand_at(2).is_ok_and(|length| constant_int(length).is_some()) => {}
+                ("llvm.intr.lifetime.start" | "llvm.intr.lifetime.end", _) => {}
+                (name, _) if name.starts_with("llvm.intr.dbg.") => {}
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+/// Whether every use of `pointer` is a load from it, directly or through
+/// constant-index GEPs.
+fn only_loaded(pointer: Value) -> bool {
+    uses(pointer).iter().all(|used| match (op_name(used.owner), used.index) {
+        ("llvm.load", 0) => true,
+        ("llvm.getelementptr", 0) => {
+            gep_indices(used.owner).is_some_and(|i| i.iter().all(Option::is_some))
+                && first_result(used.owner).is_some_and(only_loaded)
+        }
+        _ => false,
+    })
+}
+
 fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
     let i64_type = IntegerType::new(emit.context, 64).into();
     LoadStoreOptions::new().align(Some(IntegerAttribute::new(i64_type, alignment as i64)))
@@ -109,7 +165,9 @@ fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
 /// Adds `CopyParamLowering`.
 ///
 /// Inline copies load every part first and then store them, so that `llc`
-/// keeps the `ld.param.v4` / `st.local.v4` pairs. Copies above the
+/// keeps the `ld.param.v4` / `st.local.v4` pairs. Into a slot `llc`'s SROA
+/// can break up ([`promotable_slot`]) the parts are integers of at most 8
+/// bytes instead, whatever the size, which SROA splits and deletes. Copies above the
 /// threshold become `llvm.intr.memcpy` with both alignments.
 ///
 /// A destination in the local space is cast to generic first and addressed
@@ -129,12 +187,18 @@ pub fn populate_copy_param_patterns(
         let mut dst = op.operand_at(1).ok()?;
         let size = u64::try_from(integer_attribute(op, "size")?).ok()?;
         let alignment = u64::try_from(integer_attribute(op, "alignment")?).ok()?;
+        let promotable = promotable_slot(dst);
+        let vector_copy = options.vector_copy && !promotable;
         if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {
             let generic = pointer_type(emit.context, address_space::GENERIC);
             dst = emit.addrspacecast(dst, generic)?;
         }
-        if size <= options.inline_copy_threshold {
-            let plan = plan_inline_copy(size, alignment, options.vector_copy);
+        // A slot SROA breaks up gets the integer copy whatever its size: llc
+        // expands a memcpy from param space into a byte loop before its SROA
+        // runs, which keeps the whole slot in local memory (fuzz seed 600:
+        // 408 bytes where llc alone, whose own copy SROA splits, has 120).
+        if size <= options.inline_copy_threshold || promotable {
+            let plan = plan_inline_copy(size, alignment, vector_copy);
             let mut parts = Vec::with_capacity(plan.len());
             for access in &plan {
                 let r#type = access.kind.r#type(emit.context);

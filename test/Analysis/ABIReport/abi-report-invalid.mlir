@@ -23,9 +23,11 @@ llvm.func ptx_kernelcc @two(%a: !llvm.ptr {llvm.byval = !llvm.array<512 x f64>},
 
 // -----
 
-// The function's own target: PTX 8.1 is not enough below sm_70.
+// The function's own chip (no chip option is given); the PTX version is the
+// option's, which wins over the function's +ptx81 as llc's -mattr does. PTX
+// 8.1 would not be enough below sm_70 either.
 // PTX81: param space: 4800 of 4096 bytes
-// expected-error @below {{more than the 4096 bytes sm_60, PTX 8.1 allows}}
+// expected-error @below {{more than the 4096 bytes sm_60, PTX 8.0 allows}}
 llvm.func ptx_kernelcc @old(%s: !llvm.ptr {llvm.byval = !llvm.array<1200 x f32>}) attributes {target_cpu = "sm_60", target_features = #llvm.target_features<["+ptx81"]>} {
   llvm.return
 }
@@ -60,8 +62,8 @@ llvm.func @gpu() attributes {target_cpu = "gfx90a"} {
 
 // -----
 
-// The PTX version is the highest of the function's and the option's (8.0
-// here), as llc appends -mattr to a function's features.
+// The PTX version is the option's (8.0 here), whatever the function says:
+// llc compiles for its -mattr and ignores the functions' features.
 // expected-error @below {{@too_old: PTX 8.0 does not support 'sm_100': it needs PTX 8.6 or later}}
 llvm.func @too_old() attributes {target_cpu = "sm_100", target_features = #llvm.target_features<["+ptx70"]>} {
   llvm.return

@@ -219,3 +219,24 @@ llvm.func ptx_kernelcc @global_byval(%s: !llvm.ptr<1> {llvm.byval = i32}, %out: 
   llvm.store %v, %out : i32, !llvm.ptr
   llvm.return
 }
+
+// -----
+
+// An atomic load only reads, and param memory does not change while the
+// kernel runs: it stays a load from the param-space view, with its ordering
+// (llc alone keeps it in param space too). It used to count as an escape
+// and make a local copy: more local memory than llc alone (fuzz seeds 64,
+// 248).
+// CHECK-LABEL: llvm.func ptx_kernelcc @atomic_load(
+// CHECK-NOT: llvm.alloca
+// CHECK: %[[P:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<101>
+// CHECK: %[[F:.*]] = llvm.getelementptr %[[P]][0, 1] : (!llvm.ptr<101>) -> !llvm.ptr<101>
+// CHECK: llvm.load %[[F]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr<101> -> i32
+// PTX-LABEL: .entry atomic_load(
+// PTX: ld.param.b32 %r{{[0-9]+}}, [atomic_load_param_0+4];
+llvm.func ptx_kernelcc @atomic_load(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, llvm.align = 4 : i64}, %out: !llvm.ptr) {
+  %q = llvm.getelementptr %s[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32)>
+  %v = llvm.load %q atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}

@@ -159,3 +159,36 @@ llvm.func ptx_kernelcc @copy_param_generic_slot(%s: !llvm.ptr {llvm.byval = !llv
   llvm.return
 }
 llvm.func @consume(!llvm.ptr)
+
+// -----
+
+// A copy into a slot llc's SROA can break up (only loaded, stored and
+// copied at constant offsets, never let out of the function; loads through
+// a select count) is made of integers of at most 8 bytes, whatever its
+// alignment and size: SROA splits them along the fields and deletes the
+// ones nothing reads, as it does with llc's own memcpy. Vectors straddled
+// the fields and kept the slot in local memory (fuzz seed 144: 16 bytes
+// where llc alone has 8), and above the inline threshold a memcpy from
+// param space became a byte loop before SROA (fuzz seed 600: 408 bytes
+// where llc alone has 120).
+// CHECK-LABEL: llvm.func ptx_kernelcc @copy_param_promotable(
+// CHECK-COUNT-5: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
+// CHECK-NOT: vector
+// CHECK-NOT: llvm.intr.memcpy
+// MEMCPY-LABEL: llvm.func ptx_kernelcc @copy_param_promotable(
+// MEMCPY-COUNT-5: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
+// MEMCPY-NOT: llvm.intr.memcpy
+llvm.func ptx_kernelcc @copy_param_promotable(%s: !llvm.ptr {llvm.byval = !llvm.array<5 x i64>, llvm.align = 16 : i64}, %c: i1, %out: !llvm.ptr) {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x !llvm.array<5 x i64> {alignment = 16 : i64} : (i32) -> !llvm.ptr
+  "ptxcc.copy_param"(%p, %slot) {size = 40 : i64, alignment = 16 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  %x = llvm.mlir.constant(7 : i64) : i64
+  %f = llvm.getelementptr %slot[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<5 x i64>
+  llvm.store %x, %f : i64, !llvm.ptr
+  %g = llvm.getelementptr %slot[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<5 x i64>
+  %either = llvm.select %c, %f, %g : i1, !llvm.ptr
+  %v = llvm.load %either : !llvm.ptr -> i64
+  llvm.store %v, %out : i64, !llvm.ptr
+  llvm.return
+}

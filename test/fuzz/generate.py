@@ -1,0 +1,852 @@
+#!/usr/bin/env python3
+"""A seeded generator of LLVM-dialect modules in the shapes ptxcc acts on.
+
+    generate.py SEED [--kernels N]      prints one module
+
+A module is a list of kernels, each a list of actions on its parameters;
+every action may bring device functions of its own. The same seed gives the
+same module, and a module can be rebuilt from any subset of its kernels and
+actions (fuzz.py reduces a failing module that way).
+
+What it generates:
+- types: structs nested to depth 3, packed and empty structs, arrays,
+  vectors of i1/i8/f16/bf16/f32, i1 to i128, f16/bf16/f32/f64, pointers in
+  spaces 0, 1, 3 and 5;
+- kernels (`ptx_kernelcc` or `nvvm.kernel`, sm_60 or sm_90, some in nested
+  modules) with byval parameters (with and without `align`, `readonly`,
+  `nocapture`, `nvvm.grid_constant`: attributes only where they are true),
+  an output pointer, an input pointer and an integer;
+- actions on a byval parameter: constant-GEP loads at any depth, dynamic
+  indices, volatile loads, stores, memset, memcpy from and into, escapes to
+  reading, writing and unknown (declared) callees, indirect calls through a
+  taken address, recursive and variadic callees, ptrtoint, select and block
+  arguments over pointers, byval calls, the whole struct as an SSA value
+  passed to a device function, aggregate results (stored whole or read
+  leaf by leaf), atomics, local arrays in loops, dynamic allocas;
+- device functions of every linkage (internal, private, external,
+  linkonce_odr, weak) and callee attributes.
+
+Every value read is folded into an i32 that each thread stores into the
+output buffer (out[tid]), so that a different value is seen by the harness.
+Writes through a `nvvm.grid_constant` parameter, reads of uninitialised
+memory and out-of-bounds indices are never generated: the input is a valid
+program under the harness's inputs (test/harness/README.md).
+"""
+
+import random
+import sys
+from dataclasses import dataclass, field
+
+# ----------------------------------------------------------------------------
+# Types
+
+
+@dataclass(frozen=True)
+class Ty:
+    """An LLVM-dialect type: kind is int, float, ptr, vec, array, struct."""
+
+    kind: str
+    bits: int = 0  # int/float width; pointer address space
+    elements: tuple = ()  # struct fields / array or vector element
+    count: int = 0  # array or vector length
+    packed: bool = False
+    name: str = ""  # float: f16, bf16, f32, f64
+
+    def mlir(self, top=True):
+        prefix = "!llvm." if top else ""
+        if self.kind == "int":
+            return f"i{self.bits}"
+        if self.kind == "float":
+            return self.name
+        if self.kind == "ptr":
+            text = "ptr" if self.bits == 0 else f"ptr<{self.bits}>"
+            return ("!llvm." if top else "") + text
+        if self.kind == "vec":
+            return f"vector<{self.count}x{self.elements[0].mlir()}>"
+        if self.kind == "array":
+            return f"{prefix}array<{self.count} x {self.elements[0].mlir(False)}>"
+        inner = ", ".join(e.mlir(False) for e in self.elements)
+        return f"{prefix}struct<{'packed ' if self.packed else ''}({inner})>"
+
+
+I1, I8, I16, I32, I64 = (Ty("int", b) for b in (1, 8, 16, 32, 64))
+PTR = Ty("ptr", 0)
+
+
+def scalar_size(ty):
+    if ty.kind == "int":
+        return 1 if ty.bits <= 8 else 2 if ty.bits <= 16 else 4 if ty.bits <= 32 else 8 if ty.bits <= 64 else 16
+    if ty.kind == "float":
+        return {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}[ty.name]
+    return 8
+
+
+def align_of(ty):
+    """ABI alignment under NVPTX's layout."""
+    if ty.kind in ("int", "float", "ptr"):
+        return scalar_size(ty) if ty.kind != "int" or ty.bits != 1 else 1
+    if ty.kind == "vec":
+        size = size_of(ty)
+        p = 1
+        while p < size:
+            p *= 2
+        return p
+    if ty.kind == "array":
+        return align_of(ty.elements[0])
+    if ty.packed or not ty.elements:
+        return 1
+    return max(align_of(e) for e in ty.elements)
+
+
+def size_of(ty):
+    """Allocation size under NVPTX's layout."""
+    if ty.kind in ("int", "float", "ptr"):
+        return scalar_size(ty)
+    if ty.kind == "vec":
+        element = ty.elements[0]
+        bits = element.bits if element.kind == "int" else scalar_size(element) * 8
+        store = (bits * ty.count + 7) // 8
+        align = 1
+        while align < store:
+            align *= 2
+        return (store + align - 1) // align * align
+    if ty.kind == "array":
+        return size_of(ty.elements[0]) * ty.count
+    offset = 0
+    for e in ty.elements:
+        if not ty.packed:
+            offset = (offset + align_of(e) - 1) // align_of(e) * align_of(e)
+        offset += size_of(e)
+    a = align_of(ty)
+    return (offset + a - 1) // a * a
+
+
+def field_offsets(ty):
+    """Byte offsets of a struct's fields under NVPTX's layout."""
+    offsets, offset = [], 0
+    for e in ty.elements:
+        if not ty.packed:
+            offset = (offset + align_of(e) - 1) // align_of(e) * align_of(e)
+        offsets.append(offset)
+        offset += size_of(e)
+    return offsets
+
+
+def path_offset(ty, path):
+    """Byte offset of the GEP path (after the leading 0) inside `ty`."""
+    offset = 0
+    for index in path:
+        if ty.kind == "struct":
+            offset += field_offsets(ty)[index]
+            ty = ty.elements[index]
+        else:
+            offset += index * size_of(ty.elements[0])
+            ty = ty.elements[0]
+    return offset
+
+
+def known_align(offset, *limits):
+    """The alignment an access at `offset` from a base aligned to every
+    power of two in `limits` can claim (at most the smallest limit)."""
+    align = min(limits)
+    while offset % align:
+        align //= 2
+    return max(align, 1)
+
+
+@dataclass
+class Leaf:
+    path: tuple  # GEP indices after the leading 0 (struct/array positions)
+    ty: Ty
+
+
+def leaves(ty, path=(), out=None, limit=24):
+    """Scalar and vector leaves of an aggregate, with their GEP paths
+    (arrays: the first and last element)."""
+    out = [] if out is None else out
+    if len(out) >= limit:
+        return out
+    if ty.kind == "struct":
+        for i, e in enumerate(ty.elements):
+            leaves(e, path + (i,), out, limit)
+    elif ty.kind == "array":
+        for i in sorted({0, ty.count - 1}):
+            leaves(ty.elements[0], path + (i,), out, limit)
+    else:
+        out.append(Leaf(path, ty))
+    return out
+
+
+def arrays(ty, path=()):
+    """(path, array type) of every array inside an aggregate."""
+    found = []
+    if ty.kind == "struct":
+        for i, e in enumerate(ty.elements):
+            found += arrays(e, path + (i,))
+    elif ty.kind == "array":
+        found.append((path, ty))
+        found += arrays(ty.elements[0], path + (0,))
+    return found
+
+
+class TypeMaker:
+    def __init__(self, rng):
+        self.rng = rng
+
+    def scalar(self):
+        r = self.rng.random()
+        if r < 0.45:
+            return Ty("int", self.rng.choice([1, 8, 16, 32, 32, 64, 64, 128]))
+        if r < 0.8:
+            return Ty("float", name=self.rng.choice(["f16", "bf16", "f32", "f32", "f64"]))
+        if r < 0.9:
+            element = self.rng.choice([I1, I8, Ty("float", name="f16"), Ty("float", name="bf16"), Ty("float", name="f32")])
+            count = self.rng.choice([2, 4]) if element != I1 else self.rng.choice([4, 8])
+            return Ty("vec", elements=(element,), count=count)
+        return Ty("ptr", self.rng.choice([0, 0, 1, 3, 5]))
+
+    def aggregate(self, depth=0):
+        r = self.rng.random()
+        if depth < 2 and r < 0.25:
+            return Ty("array", elements=(self.field(depth + 1),), count=self.rng.choice([1, 2, 3, 4, 8]))
+        count = self.rng.randint(0 if depth else 1, 5)
+        if depth and self.rng.random() < 0.05:
+            count = 0
+        fields = tuple(self.field(depth + 1) for _ in range(count))
+        return Ty("struct", elements=fields, packed=self.rng.random() < 0.12)
+
+    def field(self, depth):
+        if depth < 3 and self.rng.random() < 0.3:
+            return self.aggregate(depth)
+        return self.scalar()
+
+    def struct(self):
+        """A top-level byval type with at least one leaf."""
+        while True:
+            ty = self.aggregate()
+            if ty.kind == "array":
+                ty = Ty("struct", elements=(ty, self.scalar()))
+            if leaves(ty) and size_of(ty) <= 512:
+                return ty
+
+
+# ----------------------------------------------------------------------------
+# Rendering
+
+
+class Body:
+    """The text of one function body, with fresh value names and blocks."""
+
+    def __init__(self, prefix):
+        self.lines = []
+        self.counter = 0
+        self.blocks = 0
+        self.prefix = prefix
+
+    def name(self, hint="v"):
+        self.counter += 1
+        return f"%{hint}{self.counter}"
+
+    def emit(self, text):
+        self.lines.append("  " + text)
+
+    def value(self, text, hint="v"):
+        name = self.name(hint)
+        self.emit(f"{name} = {text}")
+        return name
+
+    def const(self, value, ty="i32"):
+        return self.value(f"llvm.mlir.constant({value} : {ty}) : {ty}", "c")
+
+    def block(self):
+        self.blocks += 1
+        return f"^bb{self.blocks}"
+
+    def label(self, block, args=""):
+        self.lines.append(f"{block}{args}:")
+
+
+def gep(body, base, ty, path, dynamic=None):
+    """A GEP to `path` inside `ty` from `base` (path indices after the
+    leading 0); `dynamic` replaces the last index with an i32 value."""
+    indices = ["0"] + [str(p) for p in path]
+    operand_types = "!llvm.ptr"
+    if dynamic is not None:
+        indices[-1] = dynamic
+        operand_types = "!llvm.ptr, i32"
+    return body.value(
+        f"llvm.getelementptr {base}[{', '.join(indices)}] : ({operand_types}) -> !llvm.ptr, {ty.mlir()}", "p"
+    )
+
+
+def fold(body, acc, value, ty):
+    """acc * 31 + (value as i32)."""
+    if ty.kind == "vec":
+        element = ty.elements[0]
+        index = body.const(ty.count - 1)
+        value = body.value(f"llvm.extractelement {value}[{index} : i32] : {ty.mlir()}", "e")
+        ty = element
+    if ty.kind == "ptr":
+        if ty.bits in (0, 1):
+            value = body.value(f"llvm.load {value} : {ty.mlir()} -> i32", "d")
+            ty = I32
+        else:
+            return acc
+    if ty.kind == "float":
+        bits = scalar_size(ty) * 8
+        value = body.value(f"llvm.bitcast {value} : {ty.name} to i{bits}", "b")
+        ty = Ty("int", bits)
+    if ty.bits < 32:
+        value = body.value(f"llvm.zext {value} : i{ty.bits} to i32", "z")
+    elif ty.bits > 32:
+        value = body.value(f"llvm.trunc {value} : i{ty.bits} to i32", "t")
+    k = body.const(31)
+    mul = body.value(f"llvm.mul {acc}, {k} : i32", "m")
+    return body.value(f"llvm.add {mul}, {value} : i32", "acc")
+
+
+def constant_of(body, ty, seed):
+    """A constant of a scalar or vector type."""
+    if ty.kind == "int":
+        return body.const(seed % (2 if ty.bits == 1 else 100), f"i{ty.bits}")
+    if ty.kind == "float":
+        return body.value(f"llvm.mlir.constant({seed % 7}.5 : {ty.name}) : {ty.name}", "f")
+    if ty.kind == "vec":
+        element = ty.elements[0]
+        if element.kind == "int":
+            values = ", ".join(str((seed + i) % (2 if element.bits == 1 else 100)) for i in range(ty.count))
+            if element.bits == 1:
+                values = ", ".join("true" if (seed + i) % 2 else "false" for i in range(ty.count))
+        else:
+            values = ", ".join(f"{(seed + i) % 7}.5" for i in range(ty.count))
+        return body.value(f"llvm.mlir.constant(dense<[{values}]> : {ty.mlir()}) : {ty.mlir()}", "k")
+    return None
+
+
+def align_attr(ty, base=None, offset=0):
+    """The alignment attribute of an access of `ty` at `offset` from a base
+    aligned to `base` (default: `ty`'s own alignment)."""
+    align = known_align(offset, align_of(ty), base or align_of(ty))
+    return f"{{alignment = {align} : i64}}"
+
+
+def load_leaf(body, base, ty, leaf, volatile=False, base_align=None):
+    """A load of `leaf` of the `ty` at `base` (aligned to `base_align`,
+    default `ty`'s ABI alignment)."""
+    pointer = gep(body, base, ty, leaf.path) if leaf.path else base
+    flag = " volatile" if volatile else ""
+    attr = align_attr(leaf.ty, base_align or align_of(ty), path_offset(ty, leaf.path))
+    return body.value(f"llvm.load{flag} {pointer} {attr} : !llvm.ptr -> {leaf.ty.mlir()}", "l")
+
+
+def store_leaf(body, base, ty, leaf, value, base_align=None):
+    """A store of `value` into `leaf` of the `ty` at `base`."""
+    pointer = gep(body, base, ty, leaf.path) if leaf.path else base
+    attr = align_attr(leaf.ty, base_align or align_of(ty), path_offset(ty, leaf.path))
+    body.emit(f"llvm.store {value}, {pointer} {attr} : {leaf.ty.mlir()}, !llvm.ptr")
+
+
+def has_i1(ty):
+    """Whether an aggregate holds an i1 scalar (bytes other than 0 and 1
+    copied into one would be an undefined i1)."""
+    if ty.kind in ("struct", "array"):
+        return any(has_i1(e) for e in ty.elements)
+    return ty == I1
+
+
+def writable_leaf(rng, ty):
+    """A leaf a store can give a known value (no pointers)."""
+    candidates = [leaf for leaf in leaves(ty) if leaf.ty.kind in ("int", "float", "vec")]
+    return rng.choice(candidates) if candidates else None
+
+
+LINKAGES = ["internal", "internal", "internal", "private", "", "", "linkonce_odr", "weak"]
+
+
+# ----------------------------------------------------------------------------
+# Actions: each renders into a kernel body and may add device functions.
+
+
+@dataclass
+class Param:
+    name: str
+    ty: Ty
+    align: int  # 0: no llvm.align
+    writes: bool = False  # some action writes through it
+    captures: bool = False  # some action lets the address escape for good
+    grid_constant: bool = False
+    readonly_nocapture: bool = False
+
+
+@dataclass
+class Action:
+    kind: str
+    param: int
+    seed: int
+    other: int = -1  # a second parameter (select, phi)
+
+
+WRITING = {"store", "memset", "memcpy_into", "writer"}
+CAPTURING = {"ptrtoint", "unknown", "indirect", "variadic", "select", "phi", "spill"}
+ACTION_KINDS = [
+    "read", "read", "read", "read_dynamic", "volatile", "store", "memset", "memcpy_into", "memcpy_from",
+    "reader", "reader", "writer", "unknown", "indirect", "recursive", "variadic", "ptrtoint", "select", "phi",
+    "byval_call", "ssa_value", "aggregate_result", "atomic", "local_loop", "read_chain", "read_bytes",
+    "read_sub", "spill", "byval_relay", "memcpy_dynamic", "atomic_load", "alloca_in_loop",
+]
+# Rare: lower-alloca refuses a dynamic alloca by default, and the refusal
+# hides everything else the module would test.
+RARE_ACTION_KINDS = ["dynamic_alloca"]
+
+
+@dataclass
+class Kernel:
+    name: str
+    params: list
+    actions: list
+    seed: int
+    cc: str = "ptx_kernelcc"  # or "nvvm.kernel"
+    chip: str = ""  # target_cpu, "" for none
+    nested: bool = False
+
+
+class Module:
+    """Renders kernels and the device functions their actions need."""
+
+    def __init__(self):
+        self.functions = []  # (nested, text)
+        self.declared = set()
+
+    def function(self, nested, text):
+        self.functions.append((nested, text))
+
+    def render_kernel(self, kernel):
+        rng = random.Random(kernel.seed)
+        body = Body(kernel.name)
+        params = kernel.params
+        tid = body.value("nvvm.read.ptx.sreg.tid.x : i32", "tid")
+        acc = body.const(7)
+        for index, action in enumerate(kernel.actions):
+            acc = self.render_action(kernel, body, action, f"{kernel.name}_a{index}", tid, acc)
+        out = gep_flat(body, "%out", tid)
+        body.emit(f"llvm.store {acc}, {out} {{alignment = 4 : i64}} : i32, !llvm.ptr")
+        body.emit("llvm.return")
+        signature = ["%out: !llvm.ptr", "%in: !llvm.ptr", "%n: i32"]
+        for p in params:
+            attrs = [f"llvm.byval = {p.ty.mlir()}"]
+            if p.align:
+                attrs.append(f"llvm.align = {p.align} : i64")
+            if p.readonly_nocapture:
+                attrs += ["llvm.readonly", "llvm.nocapture"]
+            if p.grid_constant:
+                attrs.append("nvvm.grid_constant")
+            signature.append(f"{p.name}: !llvm.ptr {{{', '.join(attrs)}}}")
+        fn_attrs = []
+        if kernel.cc == "nvvm.kernel" or any(p.grid_constant for p in params):
+            fn_attrs.append("nvvm.kernel")
+        if kernel.chip:
+            fn_attrs.append(f'target_cpu = "{kernel.chip}"')
+        cc = "ptx_kernelcc " if kernel.cc == "ptx_kernelcc" else ""
+        attributes = f" attributes {{{', '.join(fn_attrs)}}}" if fn_attrs else ""
+        text = f"llvm.func {cc}@{kernel.name}({', '.join(signature)}){attributes} {{\n"
+        text += "\n".join(body.lines) + "\n}\n"
+        self.function(kernel.nested, text)
+
+    def render_action(self, kernel, body, action, tag, tid, acc):
+        rng = random.Random(action.seed)
+        param = kernel.params[action.param]
+        p, ty = param.name, param.ty
+        base = param.align or align_of(ty)  # what the byval pointer is aligned to
+        nested = kernel.nested
+        kind = action.kind
+        leaf = rng.choice(leaves(ty))
+        if kind in ("read", "volatile"):
+            value = load_leaf(body, p, ty, leaf, volatile=kind == "volatile", base_align=base)
+            return fold(body, acc, value, leaf.ty)
+        if kind == "read_dynamic":
+            found = [a for a in arrays(ty) if a[1].count & (a[1].count - 1) == 0]
+            element_leaves = leaves(found[0][1].elements[0]) if found else []
+            if not found or not element_leaves:
+                return fold(body, acc, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
+            path, array = rng.choice(found)
+            element = array.elements[0]
+            element_leaf = rng.choice(leaves(element) or [None])
+            if element_leaf is None:
+                return acc
+            mask = body.const(array.count - 1)
+            index = body.value(f"llvm.and {tid}, {mask} : i32", "i")
+            pointer = gep(body, p, ty, path + (0,), dynamic=index)
+            if element_leaf.path:
+                pointer = gep(body, pointer, element, element_leaf.path)
+            offset = path_offset(ty, path) + path_offset(element, element_leaf.path)
+            align = known_align(offset, align_of(element_leaf.ty), base, known_align(size_of(element), 1 << 12))
+            value = body.value(
+                f"llvm.load {pointer} {{alignment = {align} : i64}} : !llvm.ptr -> {element_leaf.ty.mlir()}", "l")
+            return fold(body, acc, value, element_leaf.ty)
+        if kind in ("memset", "memcpy_into") and has_i1(ty):
+            kind = "store"
+        if kind == "store":
+            target = writable_leaf(rng, ty)
+            if target is None:
+                return acc
+            store_leaf(body, p, ty, target, constant_of(body, target.ty, action.seed), base_align=base)
+            return fold(body, acc, load_leaf(body, p, ty, target, base_align=base), target.ty)
+        if kind in ("memset", "memcpy_into"):
+            length = body.const(size_of(ty), "i64")
+            if kind == "memset":
+                byte = body.const(action.seed % 2, "i8")
+                body.emit(f'"llvm.intr.memset"({p}, {byte}, {length}) <{{isVolatile = false}}> : (!llvm.ptr, i8, i64) -> ()')
+            else:
+                body.emit(f'"llvm.intr.memcpy"({p}, %in, {length}) <{{isVolatile = false}}> : (!llvm.ptr, !llvm.ptr, i64) -> ()')
+            target = writable_leaf(rng, ty)
+            return fold(body, acc, load_leaf(body, p, ty, target, base_align=base), target.ty) if target else acc
+        if kind == "memcpy_from":
+            one = body.const(1)
+            slot = body.value(f"llvm.alloca {one} x {ty.mlir()} {{alignment = {align_of(ty)} : i64}} : (i32) -> !llvm.ptr", "s")
+            length = body.const(size_of(ty), "i64")
+            body.emit(f'"llvm.intr.memcpy"({slot}, {p}, {length}) <{{isVolatile = false}}> : (!llvm.ptr, !llvm.ptr, i64) -> ()')
+            return fold(body, acc, load_leaf(body, slot, ty, leaf), leaf.ty)
+        if kind in ("reader", "recursive", "indirect"):
+            name = f"{tag}_reader"
+            linkage = rng.choice(LINKAGES) if kind == "reader" else "internal"
+            attrs = " {llvm.readonly, llvm.nocapture}" if kind == "reader" and rng.random() < 0.3 else ""
+            self.reader(nested, name, linkage, ty, leaf, attrs, base, recursive=kind == "recursive")
+            if kind == "recursive":
+                depth = body.const(action.seed % 3)
+                result = body.value(f"llvm.call @{name}({p}, {depth}) : (!llvm.ptr, i32) -> i32", "r")
+            elif kind == "indirect":
+                address = body.value(f"llvm.mlir.addressof @{name} : !llvm.ptr", "fp")
+                result = body.value(f"llvm.call {address}({p}) : !llvm.ptr, (!llvm.ptr) -> i32", "r")
+            else:
+                result = body.value(f"llvm.call @{name}({p}) : (!llvm.ptr) -> i32", "r")
+            return fold(body, acc, result, I32)
+        if kind == "writer":
+            target = writable_leaf(rng, ty)
+            if target is None:
+                return acc
+            name = f"{tag}_writer"
+            self.writer(nested, name, rng.choice(LINKAGES), ty, target, action.seed, base)
+            body.emit(f"llvm.call @{name}({p}, {tid}) : (!llvm.ptr, i32) -> ()")
+            return fold(body, acc, load_leaf(body, p, ty, target, base_align=base), target.ty)
+        if kind == "unknown":
+            name = f"{tag}_external"
+            self.function(nested, f"llvm.func @{name}(!llvm.ptr {{llvm.dereferenceable = {max(size_of(ty), 1)} : i64}}) -> i32\n")
+            result = body.value(f"llvm.call @{name}({p}) : (!llvm.ptr) -> i32", "r")
+            return fold(body, acc, result, I32)
+        if kind == "variadic":
+            name = f"{tag}_variadic"
+            inner = Body(name)
+            value = load_leaf(inner, "%p", ty, leaf, base_align=base)
+            result = fold(inner, inner.const(3), value, leaf.ty)
+            self.function(nested, f"llvm.func internal @{name}(%p: !llvm.ptr, ...) -> i32 {{\n"
+                          + "\n".join(inner.lines) + f"\n  llvm.return {result} : i32\n}}\n")
+            extra = body.const(action.seed % 10)
+            result = body.value(
+                f"llvm.call @{name}({p}, {extra}) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr, i32) -> i32", "r")
+            return fold(body, acc, result, I32)
+        if kind == "ptrtoint":
+            as_int = body.value(f"llvm.ptrtoint {p} : !llvm.ptr to i64", "pi")
+            zero = body.const(0, "i64")
+            nonnull = body.value(f'llvm.icmp "ne" {as_int}, {zero} : i64', "nz")
+            return fold(body, acc, nonnull, I1)
+        if kind in ("select", "phi"):
+            other = kernel.params[action.other] if action.other >= 0 else param
+            if other.ty != ty:
+                other = param
+            both = min(base, other.align or align_of(ty))
+            one = body.const(1)
+            bit = body.value(f"llvm.and {tid}, {one} : i32", "bit")
+            zero = body.const(0)
+            cond = body.value(f'llvm.icmp "eq" {bit}, {zero} : i32', "cond")
+            if kind == "select":
+                chosen = body.value(f"llvm.select {cond}, {p}, {other.name} : i1, !llvm.ptr", "sel")
+            else:
+                left, right, merge = body.block(), body.block(), body.block()
+                body.emit(f"llvm.cond_br {cond}, {left}, {right}")
+                body.label(left)
+                body.emit(f"llvm.br {merge}({p} : !llvm.ptr)")
+                body.label(right)
+                body.emit(f"llvm.br {merge}({other.name} : !llvm.ptr)")
+                chosen = body.name("phi")
+                body.label(merge, f"({chosen}: !llvm.ptr)")
+            return fold(body, acc, load_leaf(body, chosen, ty, leaf, base_align=both), leaf.ty)
+        if kind == "byval_call":
+            name = f"{tag}_byval"
+            writes_copy = rng.random() < 0.3
+            self.byval_callee(nested, name, rng.choice(LINKAGES), ty, leaf, writes_copy, action.seed)
+            result = body.value(f"llvm.call @{name}({p}) : (!llvm.ptr {{llvm.byval = {ty.mlir()}}}) -> i32", "r")
+            return fold(body, acc, result, I32)
+        if kind == "ssa_value":
+            name = f"{tag}_value"
+            whole = body.value(f"llvm.load {p} {align_attr(ty, base)} : !llvm.ptr -> {ty.mlir()}", "w")
+            self.value_callee(nested, name, rng.choice(LINKAGES), ty, leaf)
+            result = body.value(f"llvm.call @{name}({whole}) : ({ty.mlir()}) -> i32", "r")
+            return fold(body, acc, result, I32)
+        if kind == "aggregate_result":
+            name = f"{tag}_make"
+            self.maker(nested, name, rng.choice(LINKAGES), ty, action.seed)
+            made = body.value(f"llvm.call @{name}({tid}) : (i32) -> {ty.mlir()}", "mk")
+            target = writable_leaf(rng, ty) or leaf
+            if rng.random() < 0.5:
+                one = body.const(1)
+                slot = body.value(f"llvm.alloca {one} x {ty.mlir()} {{alignment = {align_of(ty)} : i64}} : (i32) -> !llvm.ptr", "s")
+                body.emit(f"llvm.store {made}, {slot} {align_attr(ty)} : {ty.mlir()}, !llvm.ptr")
+                return fold(body, acc, load_leaf(body, slot, ty, target), target.ty)
+            position = ", ".join(str(i) for i in target.path)
+            value = body.value(f"llvm.extractvalue {made}[{position}] : {ty.mlir()}", "x")
+            return fold(body, acc, value, target.ty)
+        if kind == "atomic":
+            slot = gep_flat(body, "%out", body.const(64 + action.seed % 8))
+            old = body.value(f"llvm.atomicrmw add {slot}, {tid} monotonic : !llvm.ptr, i32", "old")
+            acc = fold(body, acc, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
+            return body.value(f"llvm.xor {acc}, {old} : i32", "acc") if action.seed % 2 else acc
+        if kind == "local_loop":
+            one = body.const(1)
+            array = body.value(f"llvm.alloca {one} x !llvm.array<8 x i32> {{alignment = 4 : i64}} : (i32) -> !llvm.ptr", "arr")
+            start = body.const(0)
+            loop, exit_ = body.block(), body.block()
+            body.emit(f"llvm.br {loop}({start} : i32)")
+            i = body.name("i")
+            body.label(loop, f"({i}: i32)")
+            slot = body.value(f"llvm.getelementptr {array}[0, {i}] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<8 x i32>", "p")
+            body.emit(f"llvm.store {i}, {slot} {{alignment = 4 : i64}} : i32, !llvm.ptr")
+            step = body.value(f"llvm.add {i}, {one} : i32", "i")
+            eight = body.const(8)
+            more = body.value(f'llvm.icmp "slt" {step}, {eight} : i32', "more")
+            body.emit(f"llvm.cond_br {more}, {loop}({step} : i32), {exit_}")
+            body.label(exit_)
+            seven = body.const(7)
+            index = body.value(f"llvm.and %n, {seven} : i32", "i")
+            slot = body.value(f"llvm.getelementptr {array}[0, {index}] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<8 x i32>", "p")
+            value = body.value(f"llvm.load {slot} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
+            acc = fold(body, acc, value, I32)
+            return fold(body, acc, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
+        if kind == "read_chain":
+            # One GEP per step, as front ends that index field by field do.
+            pointer, current = p, ty
+            for index in leaf.path:
+                pointer = gep(body, pointer, current, (index,))
+                current = current.elements[index] if current.kind == "struct" else current.elements[0]
+            attr = align_attr(leaf.ty, base, path_offset(ty, leaf.path))
+            return fold(body, acc, body.value(f"llvm.load {pointer} {attr} : !llvm.ptr -> {leaf.ty.mlir()}", "l"), leaf.ty)
+        if kind == "read_bytes":
+            # An i8 GEP by the byte offset, as clang -O2 writes field reads.
+            offset = path_offset(ty, leaf.path)
+            pointer = body.value(f"llvm.getelementptr {p}[{offset}] : (!llvm.ptr) -> !llvm.ptr, i8", "p") if offset else p
+            attr = align_attr(leaf.ty, base, offset)
+            return fold(body, acc, body.value(f"llvm.load {pointer} {attr} : !llvm.ptr -> {leaf.ty.mlir()}", "l"), leaf.ty)
+        if kind == "read_sub":
+            # A nested aggregate loaded whole, one leaf extracted.
+            if len(leaf.path) < 2:
+                return fold(body, acc, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
+            outer = leaf.path[:1]
+            sub = ty.elements[outer[0]] if ty.kind == "struct" else ty.elements[0]
+            pointer = gep(body, p, ty, outer)
+            attr = align_attr(sub, base, path_offset(ty, outer))
+            whole = body.value(f"llvm.load {pointer} {attr} : !llvm.ptr -> {sub.mlir()}", "w")
+            position = ", ".join(str(i) for i in leaf.path[1:])
+            return fold(body, acc, body.value(f"llvm.extractvalue {whole}[{position}] : {sub.mlir()}", "x"), leaf.ty)
+        if kind == "spill":
+            # The pointer stored into a slot and read back, as at -O0.
+            one = body.const(1)
+            slot = body.value(f"llvm.alloca {one} x !llvm.ptr {{alignment = 8 : i64}} : (i32) -> !llvm.ptr", "slot")
+            body.emit(f"llvm.store {p}, {slot} {{alignment = 8 : i64}} : !llvm.ptr, !llvm.ptr")
+            again = body.value(f"llvm.load {slot} {{alignment = 8 : i64}} : !llvm.ptr -> !llvm.ptr", "again")
+            return fold(body, acc, load_leaf(body, again, ty, leaf, base_align=base), leaf.ty)
+        if kind == "byval_relay":
+            # A device function that passes its own byval copy on by value.
+            inner, outer_name = f"{tag}_relayed", f"{tag}_relay"
+            self.byval_callee(nested, inner, rng.choice(LINKAGES), ty, leaf, rng.random() < 0.3, action.seed)
+            relay = Body(outer_name)
+            result = relay.value(f"llvm.call @{inner}(%p) : (!llvm.ptr {{llvm.byval = {ty.mlir()}}}) -> i32", "r")
+            relay.emit(f"llvm.return {result} : i32")
+            self.define(nested, rng.choice(LINKAGES), outer_name, f"%p: !llvm.ptr {{llvm.byval = {ty.mlir()}}}", "i32",
+                        relay)
+            result = body.value(f"llvm.call @{outer_name}({p}) : (!llvm.ptr {{llvm.byval = {ty.mlir()}}}) -> i32", "r")
+            return fold(body, acc, result, I32)
+        if kind == "memcpy_dynamic":
+            # A copy of a run-time number of bytes (at most the struct).
+            one = body.const(1)
+            slot = body.value(f"llvm.alloca {one} x {ty.mlir()} {{alignment = {align_of(ty)} : i64}} : (i32) -> !llvm.ptr", "s")
+            wide = body.value("llvm.zext %n : i32 to i64", "n")
+            size = body.const(size_of(ty), "i64")
+            scaled = body.value(f"llvm.mul {wide}, {body.const(max(size_of(ty) // 4, 1), 'i64')} : i64", "len")
+            small = body.value(f'llvm.icmp "ult" {scaled}, {size} : i64', "fits")
+            length = body.value(f"llvm.select {small}, {scaled}, {size} : i1, i64", "len")
+            body.emit(f'"llvm.intr.memcpy"({slot}, {p}, {length}) <{{isVolatile = false}}> : (!llvm.ptr, !llvm.ptr, i64) -> ()')
+            return fold(body, acc, load_leaf(body, slot, ty, leaf), leaf.ty)
+        if kind == "atomic_load":
+            target = next((l for l in leaves(ty) if l.ty.kind == "int" and l.ty.bits in (32, 64)), None)
+            if target is None:
+                return fold(body, acc, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
+            offset = path_offset(ty, target.path)
+            natural = align_of(target.ty)
+            if known_align(offset, natural, base) < natural:  # atomics need natural alignment
+                return fold(body, acc, load_leaf(body, p, ty, target, base_align=base), target.ty)
+            pointer = gep(body, p, ty, target.path) if target.path else p
+            value = body.value(
+                f"llvm.load {pointer} atomic monotonic {{alignment = {natural} : i64}} : !llvm.ptr -> {target.ty.mlir()}", "l")
+            return fold(body, acc, value, target.ty)
+        if kind == "alloca_in_loop":
+            # A slot allocated in a loop body (lower-alloca hoists it).
+            zero, one, four = body.const(0), body.const(1), body.const(4)
+            loop, exit_ = body.block(), body.block()
+            body.emit(f"llvm.br {loop}({zero}, {acc} : i32, i32)")
+            i, running = body.name("i"), body.name("acc")
+            body.label(loop, f"({i}: i32, {running}: i32)")
+            slot = body.value(f"llvm.alloca {one} x i32 {{alignment = 4 : i64}} : (i32) -> !llvm.ptr", "s")
+            body.emit(f"llvm.store {i}, {slot} {{alignment = 4 : i64}} : i32, !llvm.ptr")
+            value = body.value(f"llvm.load {slot} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
+            folded = fold(body, running, value, I32)
+            step = body.value(f"llvm.add {i}, {one} : i32", "i")
+            more = body.value(f'llvm.icmp "slt" {step}, {four} : i32', "more")
+            body.emit(f"llvm.cond_br {more}, {loop}({step}, {folded} : i32, i32), {exit_}")
+            body.label(exit_)
+            return fold(body, folded, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
+        if kind == "dynamic_alloca":
+            one = body.const(1)
+            count = body.value(f"llvm.or %n, {one} : i32", "cnt")
+            slot = body.value(f"llvm.alloca {count} x i32 {{alignment = 4 : i64}} : (i32) -> !llvm.ptr", "dyn")
+            body.emit(f"llvm.store {tid}, {slot} {{alignment = 4 : i64}} : i32, !llvm.ptr")
+            value = body.value(f"llvm.load {slot} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
+            return fold(body, acc, value, I32)
+        raise ValueError(kind)
+
+    # Device functions ---------------------------------------------------
+
+    def define(self, nested, linkage, name, params, result, body):
+        """Adds `llvm.func LINKAGE @NAME(PARAMS) -> RESULT { BODY }`."""
+        head = " ".join(part for part in ("llvm.func", linkage, f"@{name}({params})") if part)
+        arrow = f" -> {result}" if result else ""
+        self.function(nested, f"{head}{arrow} {{\n" + "\n".join(body.lines) + "\n}\n")
+
+    def reader(self, nested, name, linkage, ty, leaf, attrs, base, recursive=False):
+        body = Body(name)
+        if recursive:
+            zero = body.const(0)
+            done = body.value(f'llvm.icmp "eq" %depth, {zero} : i32', "done")
+            stop, deeper = body.block(), body.block()
+            body.emit(f"llvm.cond_br {done}, {stop}, {deeper}")
+            body.label(deeper)
+            one = body.const(1)
+            less = body.value(f"llvm.sub %depth, {one} : i32", "less")
+            inner = body.value(f"llvm.call @{name}(%p, {less}) : (!llvm.ptr, i32) -> i32", "r")
+            body.emit(f"llvm.return {inner} : i32")
+            body.label(stop)
+        value = load_leaf(body, "%p", ty, leaf, base_align=base)
+        result = fold(body, body.const(5), value, leaf.ty)
+        body.emit(f"llvm.return {result} : i32")
+        params = f"%p: !llvm.ptr{attrs}" + (", %depth: i32" if recursive else "")
+        self.define(nested, linkage, name, params, "i32", body)
+
+    def writer(self, nested, name, linkage, ty, target, seed, base):
+        body = Body(name)
+        store_leaf(body, "%p", ty, target, constant_of(body, target.ty, seed), base_align=base)
+        body.emit("llvm.return")
+        self.define(nested, linkage, name, "%p: !llvm.ptr, %v: i32", "", body)
+
+    def byval_callee(self, nested, name, linkage, ty, leaf, writes_copy, seed):
+        body = Body(name)
+        acc = body.const(11)
+        target = writable_leaf(random.Random(seed), ty) if writes_copy else None
+        if target:
+            store_leaf(body, "%p", ty, target, constant_of(body, target.ty, seed))
+            acc = fold(body, acc, load_leaf(body, "%p", ty, target), target.ty)
+        acc = fold(body, acc, load_leaf(body, "%p", ty, leaf), leaf.ty)
+        body.emit(f"llvm.return {acc} : i32")
+        self.define(nested, linkage, name, f"%p: !llvm.ptr {{llvm.byval = {ty.mlir()}}}", "i32", body)
+
+    def value_callee(self, nested, name, linkage, ty, leaf):
+        body = Body(name)
+        position = ", ".join(str(i) for i in leaf.path)
+        value = body.value(f"llvm.extractvalue %s[{position}] : {ty.mlir()}", "x")
+        result = fold(body, body.const(13), value, leaf.ty)
+        body.emit(f"llvm.return {result} : i32")
+        self.define(nested, linkage, name, f"%s: {ty.mlir()}", "i32", body)
+
+    def maker(self, nested, name, linkage, ty, seed):
+        body = Body(name)
+        made = body.value(f"llvm.mlir.poison : {ty.mlir()}", "u")
+        for index, leaf in enumerate(leaves(ty, limit=64)):
+            value = constant_of(body, leaf.ty, seed + index)
+            if value is None:  # a pointer: a null one
+                value = body.value(f"llvm.mlir.zero : {leaf.ty.mlir()}", "null")
+            position = ", ".join(str(i) for i in leaf.path)
+            made = body.value(f"llvm.insertvalue {value}, {made}[{position}] : {ty.mlir()}", "u")
+        body.emit(f"llvm.return {made} : {ty.mlir()}")
+        self.define(nested, linkage, name, "%t: i32", ty.mlir(), body)
+
+    def text(self):
+        top = [text for nested, text in self.functions if not nested]
+        inner = [text for nested, text in self.functions if nested]
+        out = "\n".join(top)
+        if inner:
+            indented = "\n".join("  " + line if line else line for line in "\n".join(inner).splitlines())
+            out += "\nmodule @nested {\n" + indented + "\n}\n"
+        return out
+
+
+def gep_flat(body, base, index):
+    return body.value(f"llvm.getelementptr {base}[{index}] : (!llvm.ptr, i32) -> !llvm.ptr, i32", "o")
+
+
+# ----------------------------------------------------------------------------
+# The module of a seed
+
+
+def make_kernels(seed, count=None):
+    """The kernels of the module of `seed` (each action with its own seed)."""
+    rng = random.Random(seed)
+    types = TypeMaker(rng)
+    count = count or rng.randint(1, 4)
+    # One chip for the module: llc compiles a module for one -mcpu.
+    chip = rng.choice(["", "", "sm_90", "sm_60"])
+    kernels = []
+    for k in range(count):
+        shared = types.struct()
+        params = []
+        for i in range(rng.randint(1, 3)):
+            ty = shared if i and rng.random() < 0.5 else types.struct()
+            align = rng.choice([0, align_of(ty), align_of(ty), 16])
+            params.append(Param(f"%s{i}", ty, align))
+        actions = []
+        for _ in range(rng.randint(1, 6)):
+            kind = rng.choice(RARE_ACTION_KINDS if rng.random() < 0.004 else ACTION_KINDS)
+            index = rng.randrange(len(params))
+            other = rng.randrange(len(params))
+            actions.append(Action(kind, index, rng.randrange(1 << 30), other))
+        kernel = Kernel(f"k{k}", params, actions, rng.randrange(1 << 30),
+                        cc=rng.choice(["ptx_kernelcc", "ptx_kernelcc", "nvvm.kernel"]),
+                        chip=chip, nested=rng.random() < 0.15)
+        settle_attributes(kernel, rng)
+        kernels.append(kernel)
+    return kernels
+
+
+def settle_attributes(kernel, rng):
+    """Attributes only where they are true: grid constants and readonly +
+    nocapture on parameters nothing writes (or captures)."""
+    for index, param in enumerate(kernel.params):
+        kinds = {a.kind for a in kernel.actions if a.param == index}
+        kinds |= {a.kind for a in kernel.actions if a.other == index and a.kind in ("select", "phi")}
+        param.writes = bool(kinds & WRITING)
+        param.captures = bool(kinds & CAPTURING)
+        param.grid_constant = not param.writes and rng.random() < 0.25
+        param.readonly_nocapture = not param.writes and not param.captures and rng.random() < 0.25
+
+
+def render(kernels):
+    module = Module()
+    for kernel in kernels:
+        module.render_kernel(kernel)
+    return module.text()
+
+
+def main():
+    seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    count = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--kernels" else None
+    sys.stdout.write(render(make_kernels(seed, count)))
+
+
+if __name__ == "__main__":
+    main()
