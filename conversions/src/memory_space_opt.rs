@@ -36,7 +36,9 @@
 //! specific source) one `llvm.addrspacecast` right after the definition.
 //! Writes never go to param or const space; atomics only to global and
 //! shared (PTX has no local or param atomics); param-space accesses only in
-//! kernels.
+//! kernels. A local pointer that comes out of a select or a block argument
+//! stays generic: `llc`'s SROA deletes slots by speculating the loads
+//! through such merges, which a cast after them defeats.
 //!
 //! **Cast pairs fold**: `addrspacecast (addrspacecast %p : ptr<N> to ptr)
 //! to ptr<N>` is `%p` (also through GEPs and selects, and for
@@ -572,7 +574,7 @@ pub fn memory_space_opt(
                 continue;
             }
             let Some(space) = materializer.analysis.specific(pointer) else { continue };
-            if !allowed(space, writes, atomic, kernel) {
+            if !allowed(space, writes, atomic, kernel) || (space == address_space::LOCAL && merges_pointers(pointer)) {
                 continue;
             }
             let specific = materializer.specific(pointer, space);
@@ -617,6 +619,29 @@ pub fn memory_space_opt(
         }
     }
     Ok(stats)
+}
+
+/// Whether `pointer` comes out of a select or a block argument (through
+/// GEPs and casts). Such a local pointer is left generic: `llc`'s SROA
+/// removes slots by speculating the loads through selects and phis of
+/// their addresses, which a cast to the local space in between defeats
+/// (the slot stayed in local memory), and `llc`'s own address-space
+/// inference, after SROA, finds the space of what is left.
+fn merges_pointers(pointer: Value) -> bool {
+    let mut current = pointer;
+    for _ in 0..64 {
+        let Some(result) = as_result(current) else { return true };
+        let op = result.owner();
+        match op_name(op) {
+            "llvm.select" => return true,
+            "llvm.getelementptr" | "llvm.addrspacecast" => match op.operand_at(0) {
+                Ok(base) => current = base,
+                Err(_) => return false,
+            },
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether `op` only computes an address (erasable when unused).

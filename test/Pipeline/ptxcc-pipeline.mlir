@@ -70,3 +70,30 @@ llvm.func ptx_kernelcc @sroa_copy(%out: !llvm.ptr, %in: !llvm.ptr, %s: !llvm.ptr
   llvm.store %x, %out : i16, !llvm.ptr
   llvm.return
 }
+
+// The copy of a written struct whose address is kept in a slot and read
+// back (clang -O0 keeps every pointer so), or compared: llc's SROA still
+// breaks it up once the copy is made field by field, and no local memory
+// is left (fuzz seeds 2066, 2664: 16 to 328 bytes; 2772: a ptrtoint).
+// PTX-LABEL: .entry spilled_copy(
+// PTX-NOT: __local_depot
+// PTX: ret;
+llvm.func ptx_kernelcc @spilled_copy(%out: !llvm.ptr, %s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, f64, array<4 x i16>)>, llvm.align = 8 : i64}) {
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x !llvm.ptr {alignment = 8 : i64} : (i32) -> !llvm.ptr
+  llvm.store %s, %slot {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
+  %again = llvm.load %slot {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+  %seven = llvm.mlir.constant(7 : i32) : i32
+  llvm.store %seven, %again {alignment = 4 : i64} : i32, !llvm.ptr
+  %address = llvm.ptrtoint %again : !llvm.ptr to i64
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  %nonnull = llvm.icmp "ne" %address, %zero : i64
+  %p = llvm.getelementptr %again[0, 2, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, f64, array<4 x i16>)>
+  %v = llvm.load %p {alignment = 2 : i64} : !llvm.ptr -> i16
+  %w = llvm.load %again {alignment = 4 : i64} : !llvm.ptr -> i32
+  %x = llvm.zext %v : i16 to i32
+  %y = llvm.add %x, %w : i32
+  %z = llvm.select %nonnull, %y, %w : i1, i32
+  llvm.store %z, %out : i32, !llvm.ptr
+  llvm.return
+}

@@ -30,6 +30,7 @@ import json
 import multiprocessing
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -181,6 +182,13 @@ def reduce(kernels, failing, workdir):
 
 def run_seed(job):
     seed, configs, ptxcc_opt, out_dir, harness = job
+    try:
+        return judge_seed(seed, configs, ptxcc_opt, out_dir, harness)
+    except Exception as error:  # a problem of the harness: reported, not fatal
+        return [(seed, "(input)", "harness error", f"{type(error).__name__}: {error}")]
+
+
+def judge_seed(seed, configs, ptxcc_opt, out_dir, harness):
     results = []
     with tempfile.TemporaryDirectory(prefix=f"fuzz.{seed}.") as workdir:
         kernels = generate.make_kernels(seed)
@@ -237,9 +245,14 @@ def main():
     parser.add_argument("--json", help="append every result as a JSON line to this file")
     args = parser.parse_args()
     configs = args.config or ["pipeline"]
-    jobs = [(seed, configs, args.ptxcc_opt, args.out, not args.no_harness)
-            for seed in range(args.seed, args.seed + args.count)]
     diffexec.build_tools()
+    # A copy of the driver: a rebuild while a long run goes on must not
+    # pull it away.
+    private = tempfile.mkdtemp(prefix="fuzz-driver.")
+    ptxcc_opt = os.path.join(private, "ptxcc-opt")
+    shutil.copy2(args.ptxcc_opt, ptxcc_opt)
+    jobs = [(seed, configs, ptxcc_opt, args.out, not args.no_harness)
+            for seed in range(args.seed, args.seed + args.count)]
     counts = {config: Counter() for config in configs}
     reasons = Counter()
     failures = []
@@ -265,6 +278,7 @@ def main():
         summary = ", ".join(f"{count} {outcome}" for outcome, count in sorted(counts[config].items()))
         print(f"{config}: {sum(counts[config].values())} modules: {summary}")
     print(f"fuzz: seeds {args.seed}-{args.seed + args.count - 1}, {len(failures)} failures")
+    shutil.rmtree(private, ignore_errors=True)
     return 1 if failures else 0
 
 

@@ -16,7 +16,10 @@ use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::p
 use crate::kernel::dictionary;
 
 use super::{add_lowering, ConvertPtxccToLlvmOptions, Emitter};
-use crate::ir::{constant_int, first_result, gep_indices, integer_attribute, op_name, successor_argument, uses};
+use crate::abi::{classify, layout::common_alignment, mlir::abi_type, AbiType, DataLayout};
+use crate::ir::{
+    constant_int, first_result, gep_indices, integer_attribute, op_name, successor_argument, type_attribute, uses,
+};
 
 /// The type of one access of an inline copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +28,8 @@ pub enum AccessKind {
     V4I32,
     /// `vector<2xi32>`: 8 bytes, `ld.param.v2.b32`.
     V2I32,
+    /// `i128` (a 16-byte field copied whole).
+    I128,
     /// `i64`.
     I64,
     /// `i32`.
@@ -39,7 +44,7 @@ impl AccessKind {
     /// Bytes moved by one access.
     pub fn bytes(self) -> u64 {
         match self {
-            Self::V4I32 => 16,
+            Self::V4I32 | Self::I128 => 16,
             Self::V2I32 | Self::I64 => 8,
             Self::I32 => 4,
             Self::I16 => 2,
@@ -54,6 +59,7 @@ impl AccessKind {
         match self {
             Self::V4I32 => vector(4),
             Self::V2I32 => vector(2),
+            Self::I128 => integer(128),
             Self::I64 => integer(64),
             Self::I32 => integer(32),
             Self::I16 => integer(16),
@@ -80,6 +86,8 @@ pub struct Access {
     pub offset: u64,
     /// What is moved.
     pub kind: AccessKind,
+    /// The alignment both sides have at `offset`.
+    pub align: u64,
 }
 
 /// The accesses that copy `size` bytes between two buffers aligned to
@@ -95,31 +103,84 @@ pub fn plan_inline_copy(size: u64, alignment: u64, vector_copy: bool) -> Vec<Acc
         while width > size - offset {
             width /= 2;
         }
-        accesses.push(Access { offset, kind: AccessKind::of_width(width, vector_copy) });
+        accesses.push(Access { offset, kind: AccessKind::of_width(width, vector_copy), align: width });
         offset += width;
     }
     accesses
 }
 
+/// The most accesses [`plan_field_copy`] makes; a type with more leaves is
+/// copied by [`plan_inline_copy`] instead.
+const MAX_FIELD_ACCESSES: usize = 512;
+
+/// The accesses that copy a value of `ty` (`size` bytes, both sides aligned
+/// to `alignment`) field by field: one integer access per leaf of 1, 2, 4, 8
+/// or 16 bytes, and the bytes between and after the leaves (padding, where a
+/// union may keep data) and leaves of other sizes in the widest integers
+/// their offset allows. SROA then splits the copy exactly along the fields
+/// the code uses and deletes the rest, as it does with a memcpy. `None`
+/// when the type does not fill `size` bytes or has too many leaves.
+pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: u64) -> Option<Vec<Access>> {
+    if layout.alloc_size(ty) != size || classify::leaf_count(ty) > MAX_FIELD_ACCESSES as u64 {
+        return None;
+    }
+    let mut accesses = Vec::new();
+    let fill = |from: u64, to: u64, accesses: &mut Vec<Access>| {
+        let mut offset = from;
+        while offset < to {
+            let mut width = 8;
+            while width > to - offset || !offset.is_multiple_of(width) {
+                width /= 2;
+            }
+            let kind = AccessKind::of_width(width, false);
+            accesses.push(Access { offset, kind, align: common_alignment(alignment, offset as i64).min(width) });
+            offset += width;
+        }
+    };
+    let mut next = 0;
+    for leaf in classify::leaves(layout, ty) {
+        let bytes = layout.store_size(&leaf.ty);
+        if leaf.offset < next || leaf.offset + bytes > size {
+            return None;
+        }
+        fill(next, leaf.offset, &mut accesses);
+        match bytes {
+            16 => accesses.push(Access {
+                offset: leaf.offset,
+                kind: AccessKind::I128,
+                align: common_alignment(alignment, leaf.offset as i64).min(16),
+            }),
+            1 | 2 | 4 | 8 => accesses.push(Access {
+                offset: leaf.offset,
+                kind: AccessKind::of_width(bytes, false),
+                align: common_alignment(alignment, leaf.offset as i64).min(bytes),
+            }),
+            _ => fill(leaf.offset, leaf.offset + bytes, &mut accesses),
+        }
+        next = leaf.offset + bytes;
+    }
+    fill(next, size, &mut accesses);
+    (accesses.len() <= MAX_FIELD_ACCESSES).then_some(accesses)
+}
+
 /// Whether the memory at `pointer` is a slot `llc`'s SROA can break up: an
 /// `llvm.alloca` (through casts) that is only loaded from, stored to and
-/// copied at constant offsets, never let out of the function. Then the copy
+/// copied at constant offsets (directly, through selects and phis that only
+/// feed loads, or through a slot of its own that holds its address), or
+/// compared and converted to an integer, never passed to other code. Then the copy
 /// into it is made of integers, which SROA splits along the slot's fields
 /// and deletes where the fields are overwritten or never read, as it does
 /// with the memcpy of `llc`'s own copy; vectors straddle fields and kept the
 /// slot alive in local memory (fuzz seed 144: 16 bytes where `llc` alone
 /// has 8).
 pub fn promotable_slot(pointer: Value) -> bool {
-    let mut root = pointer;
-    while let Some(cast) = crate::kernel::defining_op(root, "llvm.addrspacecast") {
-        let Ok(source) = cast.operand_at(0) else { return false };
-        root = source;
-    }
-    if crate::kernel::defining_op(root, "llvm.alloca").is_none() {
-        return false;
-    }
+    let Some(root) = root_alloca(pointer) else { return false };
     let mut work = vec![root];
+    let mut seen = std::collections::HashSet::new();
     while let Some(value) = work.pop() {
+        if !seen.insert(value.to_raw().ptr) {
+            continue;
+        }
         for used in uses(value) {
             let op = used.owner;
             match (op_name(op), used.index) {
@@ -128,6 +189,16 @@ pub fn promotable_slot(pointer: Value) -> bool {
                     work.extend(first_result(op))
                 }
                 ("llvm.load", 0) | ("llvm.store", 1) | (names::COPY_PARAM, 1) => {}
+                // The address looked at as a number: SROA still splits the
+                // slot (and keeps what must stay in memory).
+                ("llvm.ptrtoint" | "llvm.icmp", _) => {}
+                // The address kept in a slot of its own and read back (every
+                // value of clang -O0): SROA promotes that slot first, and the
+                // loaded pointers are this one again.
+                ("llvm.store", 0) => match op.operand_at(1).ok().and_then(|slot| spill_loads(slot, root)) {
+                    Some(loads) => work.extend(loads),
+                    None => return false,
+                },
                 // SROA speculates the loads through a select or phi that
                 // only feeds loads.
                 ("llvm.select", 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
@@ -144,11 +215,60 @@ pub fn promotable_slot(pointer: Value) -> bool {
     true
 }
 
+/// The `llvm.alloca` that `pointer` is, through casts and constant GEPs.
+fn root_alloca<'c, 'a>(pointer: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+    let mut current = pointer;
+    loop {
+        if crate::kernel::defining_op(current, "llvm.alloca").is_some() {
+            return Some(crate::ir::detached(current));
+        }
+        let op = crate::kernel::defining_op(current, "llvm.addrspacecast")
+            .or_else(|| crate::kernel::defining_op(current, "llvm.getelementptr"))?;
+        current = op.operand_at(0).ok()?;
+    }
+}
+
+/// The loads from `slot` when it is a slot of its own (an alloca, through
+/// casts) that only ever holds addresses into the alloca `root`: every use
+/// a load from it or a store into it of such an address.
+fn spill_loads<'c, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c, 'a>>> {
+    let slot_root = root_alloca(slot)?;
+    if slot_root == root {
+        return None;
+    }
+    let mut loads = Vec::new();
+    let mut work = vec![slot_root];
+    while let Some(value) = work.pop() {
+        for used in uses(value) {
+            let op = used.owner;
+            match (op_name(op), used.index) {
+                ("llvm.addrspacecast", 0) => work.extend(first_result(op)),
+                ("llvm.load", 0) => loads.extend(first_result(op).map(crate::ir::detached)),
+                ("llvm.store", 1) if op.operand_at(0).ok().and_then(root_alloca) == Some(root) => {}
+                _ => return None,
+            }
+        }
+    }
+    Some(loads)
+}
+
+/// The type of the `llvm.alloca` that `pointer` is (through casts).
+fn slot_type(pointer: Value) -> Option<AbiType> {
+    let mut root = pointer;
+    while let Some(cast) = crate::kernel::defining_op(root, "llvm.addrspacecast") {
+        root = cast.operand_at(0).ok()?;
+    }
+    let alloca = crate::kernel::defining_op(root, "llvm.alloca")?;
+    (constant_int(alloca.operand_at(0).ok()?) == Some(1)).then_some(())?;
+    abi_type(type_attribute(alloca, "elem_type")?).ok()
+}
+
 /// Whether every use of `pointer` is a load from it, directly or through
-/// constant-index GEPs.
+/// constant-index GEPs and address-space casts.
 fn only_loaded(pointer: Value) -> bool {
     uses(pointer).iter().all(|used| match (op_name(used.owner), used.index) {
         ("llvm.load", 0) => true,
+        ("llvm.addrspacecast", 0) => first_result(used.owner).is_some_and(only_loaded),
         ("llvm.getelementptr", 0) => {
             gep_indices(used.owner).is_some_and(|i| i.iter().all(Option::is_some))
                 && first_result(used.owner).is_some_and(only_loaded)
@@ -166,8 +286,10 @@ fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
 ///
 /// Inline copies load every part first and then store them, so that `llc`
 /// keeps the `ld.param.v4` / `st.local.v4` pairs. Into a slot `llc`'s SROA
-/// can break up ([`promotable_slot`]) the parts are integers of at most 8
-/// bytes instead, whatever the size, which SROA splits and deletes. Copies above the
+/// can break up ([`promotable_slot`]) the parts are integers instead, one
+/// per field of the slot's type where it has one ([`plan_field_copy`]),
+/// whatever the size: SROA splits them along the fields the code uses and
+/// deletes the rest. Copies above the
 /// threshold become `llvm.intr.memcpy` with both alignments.
 ///
 /// A destination in the local space is cast to generic first and addressed
@@ -198,17 +320,20 @@ pub fn populate_copy_param_patterns(
         // runs, which keeps the whole slot in local memory (fuzz seed 600:
         // 408 bytes where llc alone, whose own copy SROA splits, has 120).
         if size <= options.inline_copy_threshold || promotable {
-            let plan = plan_inline_copy(size, alignment, vector_copy);
+            let fields = promotable.then(|| slot_type(dst)).flatten();
+            let plan = fields
+                .and_then(|ty| plan_field_copy(&DataLayout::default(), &ty, size, alignment))
+                .unwrap_or_else(|| plan_inline_copy(size, alignment, vector_copy));
             let mut parts = Vec::with_capacity(plan.len());
             for access in &plan {
                 let r#type = access.kind.r#type(emit.context);
                 let from = emit.byte_offset(src, access.offset)?;
-                let options = aligned(emit, access.kind.bytes());
+                let options = aligned(emit, access.align);
                 parts.push(emit.emit(llvm::load(emit.context, from, r#type, emit.location, options))?);
             }
             for (access, value) in plan.iter().zip(parts) {
                 let to = emit.byte_offset(dst, access.offset)?;
-                let options = aligned(emit, access.kind.bytes());
+                let options = aligned(emit, access.align);
                 emit.emit(llvm::store(emit.context, value, to, emit.location, options));
             }
             return Some(vec![]);
@@ -284,10 +409,59 @@ mod tests {
             for access in &plan {
                 assert_eq!(access.offset, next);
                 assert_eq!(access.offset % access.kind.bytes(), 0);
+                assert_eq!(access.align, access.kind.bytes());
                 assert!(access.kind.bytes() <= alignment.max(1));
                 next += access.kind.bytes();
             }
             assert_eq!(next, size);
+        }
+    }
+
+    /// (offset, kind, align) of a field copy of the type `text`.
+    fn field_plan(text: &str, alignment: u64) -> Option<Vec<(u64, AccessKind, u64)>> {
+        let context = crate::abi::tests::llvm_context();
+        let ty = melior::ir::Type::parse(&context, text).expect("type parses");
+        let ty = abi_type(ty).expect("has an ABI");
+        let layout = DataLayout::default();
+        plan_field_copy(&layout, &ty, layout.alloc_size(&ty), alignment)
+            .map(|plan| plan.iter().map(|a| (a.offset, a.kind, a.align)).collect())
+    }
+
+    #[rstest]
+    #[case::padding_between("!llvm.struct<(i32, f64)>", 8, vec![(0, I32, 4), (4, I32, 4), (8, I64, 8)])]
+    #[case::packed_underaligned("!llvm.struct<packed (i8, i32)>", 1, vec![(0, I8, 1), (1, I32, 1)])]
+    #[case::wide_field("!llvm.struct<(i16, i128)>", 16, vec![(0, I16, 2), (2, I16, 2), (4, I32, 4), (8, I64, 8), (16, I128, 16)])]
+    #[case::odd_sized_leaf(
+        "!llvm.struct<(vector<3xi8>, i8)>",
+        4,
+        vec![(0, I16, 2), (2, I8, 1), (3, I8, 1), (4, I8, 1), (5, I8, 1), (6, I16, 2)]
+    )]
+    #[case::tail_padding("!llvm.struct<(f64, i8)>", 8, vec![(0, I64, 8), (8, I8, 1), (9, I8, 1), (10, I16, 2), (12, I32, 4)])]
+    #[case::array_of_pairs("!llvm.array<2 x struct<(i8, i16)>>", 2, vec![(0, I8, 1), (1, I8, 1), (2, I16, 2), (4, I8, 1), (5, I8, 1), (6, I16, 2)])]
+    fn copies_field_by_field(#[case] ty: &str, #[case] alignment: u64, #[case] expected: Vec<(u64, AccessKind, u64)>) {
+        assert_eq!(field_plan(ty, alignment), Some(expected));
+    }
+
+    /// Every byte is copied once (a union can keep data where its LLVM type
+    /// has padding), each access no wider than its alignment allows.
+    #[rstest]
+    #[case("!llvm.struct<(i8, struct<(f32, i1)>, array<3 x i16>, f64)>")]
+    #[case("!llvm.struct<packed (i8, f64, vector<2xf16>, i1)>")]
+    #[case("!llvm.struct<(ptr, ptr<3>, i128, bf16)>")]
+    #[case("!llvm.array<5 x struct<(i8, f32)>>")]
+    fn field_copies_cover_every_byte_once(#[case] ty: &str) {
+        for alignment in [1, 4, 16] {
+            let plan = field_plan(ty, alignment).expect("a field plan");
+            let mut next = 0;
+            for (offset, kind, align) in plan {
+                assert_eq!(offset, next, "{ty}");
+                assert!(align <= alignment.max(1) && offset % align == 0, "{ty}: {offset} {align}");
+                next += kind.bytes();
+            }
+            let context = crate::abi::tests::llvm_context();
+            let size =
+                DataLayout::default().alloc_size(&abi_type(melior::ir::Type::parse(&context, ty).unwrap()).unwrap());
+            assert_eq!(next, size, "{ty}");
         }
     }
 }

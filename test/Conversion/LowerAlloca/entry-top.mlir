@@ -2,7 +2,8 @@
 // a large copy from param space into a loop before its SROA runs, which
 // splits the entry block; SROA only promotes allocas left in the entry
 // block, so a slot that came after the copy stayed in local memory (fuzz
-// seed 71: 496 local bytes where llc alone has 480).
+// seed 71: 496 local bytes where llc alone has 480). (The copy is passed to
+// a call here, so it stays in local memory either way.)
 // RUN: %ptxcc-opt %s --lower-alloca | FileCheck %s
 // RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=PTX
 // RUN: %to-llvmir %s | %llc-sm90 | FileCheck %s --check-prefix=PTX
@@ -19,8 +20,7 @@ llvm.func ptx_kernelcc @spill_after_copy(%out: !llvm.ptr, %s: !llvm.ptr {llvm.by
   %slot = llvm.alloca %one x !llvm.ptr {alignment = 8 : i64} : (i32) -> !llvm.ptr
   llvm.store %s, %slot {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
   %again = llvm.load %slot {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
-  %p = llvm.getelementptr %again[0, 5] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<120 x f32>
-  %v = llvm.load %p {alignment = 4 : i64} : !llvm.ptr -> f32
-  llvm.store %v, %out {alignment = 4 : i64} : f32, !llvm.ptr
+  llvm.call @consume(%again) : (!llvm.ptr) -> ()
   llvm.return
 }
+llvm.func @consume(!llvm.ptr)
