@@ -12,8 +12,9 @@
 //!
 //! [`abi`] is the NVPTX ABI model every pass shares (data layout,
 //! classification, value parts, PTX prototypes, targets).
-//! [`options`] holds the option parsing every pass shares and [`kernel`] the
-//! facts about `llvm.func` ops (kernel or not, parameter attributes).
+//! [`options`] holds the option parsing every pass shares, [`kernel`] the
+//! facts about `llvm.func` ops (kernel or not, parameter attributes) and
+//! [`slots`] what `llc`'s SROA will do with a stack slot.
 
 pub mod abi;
 pub mod abi_report;
@@ -26,6 +27,7 @@ pub mod memory_space_opt;
 pub mod options;
 pub mod pass;
 pub mod ptxcc_to_llvm;
+pub mod slots;
 pub mod verify;
 
 pub use options::{OptionError, OptionInfo, PassOptions};

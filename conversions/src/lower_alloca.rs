@@ -8,7 +8,9 @@
 //! - every generic `llvm.alloca` gets a local view (`llvm.addrspacecast` to
 //!   `!llvm.ptr<5>`) and one cast back to generic, which replaces the old
 //!   result (`memory-space-opt` then moves the loads and stores to the
-//!   view); the alloca itself stays generic, as in `llc`'s own lowering;
+//!   view); the alloca itself stays generic, as in `llc`'s own lowering.
+//!   A slot `llc`'s SROA deletes altogether ([`slots::promotable`]) gets no
+//!   view: the round trip through the local space stood in SROA's way;
 //! - an alloca written in address space 5 is rewritten to the same form:
 //!   `llc` 22.1 miscompiles such allocas (it addresses them through the
 //!   generic `%SP` and applies `cvta.local` again) and crashes on a GEP in
@@ -17,11 +19,13 @@
 //!   space 5, one cast back to generic; space-5 allocas left alone), for
 //!   backends that handle it;
 //! - allocas in other specific spaces are left alone;
-//! - every slot (a constant-size alloca anywhere, a dynamic one given
-//!   `dynamic-alloca-size`) moves to the top of the entry block, keeping the
-//!   slots' order: the depot has a fixed layout, and `llc`'s SROA, which
-//!   only looks at allocas in the entry block, still finds them after `llc`
-//!   has split that block (it expands some copies into loops first);
+//! - the slots of the entry block move to its top, keeping their order:
+//!   `llc`'s SROA only looks at allocas in the entry block, and finds them
+//!   there after `llc` has split that block (it expands some copies into
+//!   loops first). A slot of another block stays there, as in the input
+//!   `llc` alone gets: `llc`'s NVPTXAllocaHoisting moves it to the entry
+//!   block after its SROA has run (`hoist-allocas=true` moves them all, as
+//!   seed 004 says);
 //! - lifetime markers and debug records keep naming the alloca itself;
 //! - a dynamic alloca (its size is not a constant) is an error at its
 //!   location, unless `dynamic-alloca-size=N` reserves N bytes for it
@@ -84,6 +88,7 @@ use crate::{
     },
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
     pass::{PassId, PtxccPass},
+    slots,
 };
 
 /// Options of `lower-alloca`.
@@ -96,6 +101,10 @@ pub struct LowerAllocaOptions {
     /// instead of a generic alloca with a local view; `llc` 22.1
     /// miscompiles allocas in space 5.
     pub local_allocas: bool,
+    /// Hoist the constant-size allocas of every block to the entry block
+    /// (seed 004); by default only the entry block's slots move (to its
+    /// top) and `llc` hoists the others after its SROA.
+    pub hoist_allocas: bool,
 }
 
 impl PassOptions for LowerAllocaOptions {
@@ -113,12 +122,18 @@ impl PassOptions for LowerAllocaOptions {
             default: "false",
             description: "allocas in address space 5 as seed 004 says (llc 22.1 miscompiles them); default: generic alloca + local view",
         },
+        OptionInfo {
+            name: "hoist-allocas",
+            default: "false",
+            description: "hoist constant-size allocas of every block to the entry block as seed 004 says; default: only the entry block's move to its top (llc hoists the others after its SROA)",
+        },
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         match name {
             "dynamic-alloca-size" => self.dynamic_alloca_size = parse_u64(Self::PASS, name, value)?,
             "local-allocas" => self.local_allocas = parse_bool(Self::PASS, name, value)?,
+            "hoist-allocas" => self.hoist_allocas = parse_bool(Self::PASS, name, value)?,
             _ => return Err(unknown_option::<Self>(name)),
         }
         Ok(())
@@ -177,16 +192,18 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         }
     }
     let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
-    // Every slot goes to the top of the entry block, in order: before the
-    // first op that is neither one of them nor a constant (the loop below
-    // erases only those). llc expands some copies into loops before its
-    // SROA, splitting the entry block; SROA only looks at the allocas left
-    // in it, so a slot below such a copy was never promoted.
+    // The slots of the entry block (all of them with `hoist-allocas`) go
+    // to its top, in order: before the first op that is neither one of them
+    // nor a constant (the loop below erases only those). llc expands some
+    // copies into loops before its SROA, splitting the entry block; SROA
+    // only looks at the allocas left in it, so a slot below such a copy was
+    // never promoted (fuzz seed 71).
+    let hoisted = |alloca: &OperationRef| options.hoist_allocas || alloca.block().is_some_and(|b| b == entry);
     let mut anchor = entry.first_operation();
     while let Some(op) = anchor.filter(|op| targets.contains(op) || op_name(*op) == "llvm.mlir.constant") {
         anchor = op.next_in_block();
     }
-    let Some(anchor) = anchor else { return Ok(()) };
+    let Some(entry_anchor) = anchor else { return Ok(()) };
     let context = context_of(func);
     let local = pointer_type(&context, address_space::LOCAL);
     let generic = pointer_type(&context, address_space::GENERIC);
@@ -204,7 +221,16 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
                 (IntegerType::new(&context, 64).into(), i64::try_from(options.dynamic_alloca_size).unwrap_or(i64::MAX))
             }
         };
-        let block = entry;
+        // A slot of another block stays where it is: llc's own
+        // NVPTXAllocaHoisting moves it after SROA has run, and moving it
+        // before let SROA split it otherwise than llc alone does (fuzz seed
+        // 11518: one byte more).
+        let (block, anchor) = if hoisted(&alloca) {
+            (entry, entry_anchor)
+        } else {
+            let Some(block) = alloca.block() else { continue };
+            (block, alloca)
+        };
         let size_value =
             owned(first_result(block.insert_operation_before(anchor, integer_constant(ty, count, location))));
         let slot = owned(first_result(
@@ -212,8 +238,14 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         ));
         let insert =
             |value, to| owned(first_result(block.insert_operation_before(anchor, addrspacecast(value, to, location))));
+        let old = owned(first_result(alloca));
         let replacement = if options.local_allocas {
             insert(slot, generic)
+        } else if alloca_space(alloca) == Some(address_space::GENERIC) && slots::promotable(old) {
+            // llc's SROA deletes it: a local view would only stand in the
+            // way (a round trip through the local space made SROA keep a
+            // byte of a slot: fuzz seed 11518).
+            slot
         } else {
             let view = insert(slot, local);
             if alloca_space(alloca) == Some(address_space::LOCAL) {
@@ -222,7 +254,6 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
                 insert(view, generic)
             }
         };
-        let old = owned(first_result(alloca));
         // Lifetime markers and debug records must name the alloca itself
         // (LLVM's verifier: "llvm.lifetime.start/end can only be used on
         // alloca or poison"); everything else goes through the casts.

@@ -200,6 +200,8 @@ fn write_atomically(path: &Path, text: &str, permissions: Option<fs::Permissions
     let directory = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let temporary: PathBuf = directory.join(format!(".{file_name}.ptxcc-opt-{}.tmp", std::process::id()));
+    // A temporary left by a crashed run with the same process id.
+    let _ = fs::remove_file(&temporary);
     let result = (|| {
         let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&temporary)?;
         file.write_all(text.as_bytes())?;

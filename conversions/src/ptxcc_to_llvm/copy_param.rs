@@ -17,9 +17,8 @@ use crate::kernel::dictionary;
 
 use super::{add_lowering, ConvertPtxccToLlvmOptions, Emitter};
 use crate::abi::{classify, layout::common_alignment, mlir::abi_type, AbiType, DataLayout};
-use crate::ir::{
-    constant_int, first_result, gep_indices, integer_attribute, op_name, successor_argument, type_attribute, uses,
-};
+use crate::ir::{constant_int, integer_attribute, type_attribute};
+use crate::slots;
 
 /// The type of one access of an inline copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,118 +162,11 @@ pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: 
     (accesses.len() <= MAX_FIELD_ACCESSES).then_some(accesses)
 }
 
-/// Whether the memory at `pointer` is a slot `llc`'s SROA can break up: an
-/// `llvm.alloca` (through casts) that is only loaded from, stored to and
-/// copied at constant offsets (directly, through selects and phis that only
-/// feed loads, or through a slot of its own that holds its address), or
-/// compared and converted to an integer, never passed to other code. Then the copy
-/// into it is made of integers, which SROA splits along the slot's fields
-/// and deletes where the fields are overwritten or never read, as it does
-/// with the memcpy of `llc`'s own copy; vectors straddle fields and kept the
-/// slot alive in local memory (fuzz seed 144: 16 bytes where `llc` alone
-/// has 8).
-pub fn promotable_slot(pointer: Value) -> bool {
-    let Some(root) = root_alloca(pointer) else { return false };
-    let mut work = vec![root];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(value) = work.pop() {
-        if !seen.insert(value.to_raw().ptr) {
-            continue;
-        }
-        for used in uses(value) {
-            let op = used.owner;
-            match (op_name(op), used.index) {
-                ("llvm.addrspacecast", _) => work.extend(first_result(op)),
-                ("llvm.getelementptr", 0) if gep_indices(op).is_some_and(|i| i.iter().all(Option::is_some)) => {
-                    work.extend(first_result(op))
-                }
-                ("llvm.load", 0) | ("llvm.store", 1) | (names::COPY_PARAM, 1) => {}
-                // The address looked at as a number: SROA still splits the
-                // slot (and keeps what must stay in memory).
-                ("llvm.ptrtoint" | "llvm.icmp", _) => {}
-                // The address kept in a slot of its own and read back (every
-                // value of clang -O0): SROA promotes that slot first, and the
-                // loaded pointers are this one again.
-                ("llvm.store", 0) => match op.operand_at(1).ok().and_then(|slot| spill_loads(slot, root)) {
-                    Some(loads) => work.extend(loads),
-                    None => return false,
-                },
-                // SROA speculates the loads through a select or phi that
-                // only feeds loads.
-                ("llvm.select", 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
-                ("llvm.br" | "llvm.cond_br", _) if successor_argument(op, used.index).is_some_and(only_loaded) => {}
-                ("llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline", 0 | 1)
-                | ("llvm.intr.memset" | "llvm.intr.memset.inline", 0)
-                    if op.operand_at(2).is_ok_and(|length| constant_int(length).is_some()) => {}
-                ("llvm.intr.lifetime.start" | "llvm.intr.lifetime.end", _) => {}
-                (name, _) if name.starts_with("llvm.intr.dbg.") => {}
-                _ => return false,
-            }
-        }
-    }
-    true
-}
-
-/// The `llvm.alloca` that `pointer` is, through casts and constant GEPs.
-fn root_alloca<'c, 'a>(pointer: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
-    let mut current = pointer;
-    loop {
-        if crate::kernel::defining_op(current, "llvm.alloca").is_some() {
-            return Some(crate::ir::detached(current));
-        }
-        let op = crate::kernel::defining_op(current, "llvm.addrspacecast")
-            .or_else(|| crate::kernel::defining_op(current, "llvm.getelementptr"))?;
-        current = op.operand_at(0).ok()?;
-    }
-}
-
-/// The loads from `slot` when it is a slot of its own (an alloca, through
-/// casts) that only ever holds addresses into the alloca `root`: every use
-/// a load from it or a store into it of such an address.
-fn spill_loads<'c, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c, 'a>>> {
-    let slot_root = root_alloca(slot)?;
-    if slot_root == root {
-        return None;
-    }
-    let mut loads = Vec::new();
-    let mut work = vec![slot_root];
-    while let Some(value) = work.pop() {
-        for used in uses(value) {
-            let op = used.owner;
-            match (op_name(op), used.index) {
-                ("llvm.addrspacecast", 0) => work.extend(first_result(op)),
-                ("llvm.load", 0) => loads.extend(first_result(op).map(crate::ir::detached)),
-                ("llvm.store", 1) if op.operand_at(0).ok().and_then(root_alloca) == Some(root) => {}
-                _ => return None,
-            }
-        }
-    }
-    Some(loads)
-}
-
 /// The type of the `llvm.alloca` that `pointer` is (through casts).
 fn slot_type(pointer: Value) -> Option<AbiType> {
-    let mut root = pointer;
-    while let Some(cast) = crate::kernel::defining_op(root, "llvm.addrspacecast") {
-        root = cast.operand_at(0).ok()?;
-    }
-    let alloca = crate::kernel::defining_op(root, "llvm.alloca")?;
+    let alloca = crate::kernel::defining_op(slots::root_alloca(pointer)?, "llvm.alloca")?;
     (constant_int(alloca.operand_at(0).ok()?) == Some(1)).then_some(())?;
     abi_type(type_attribute(alloca, "elem_type")?).ok()
-}
-
-/// Whether every use of `pointer` is a load from it, directly or through
-/// constant-index GEPs and address-space casts.
-fn only_loaded(pointer: Value) -> bool {
-    uses(pointer).iter().all(|used| match (op_name(used.owner), used.index) {
-        ("llvm.load", 0) => true,
-        ("llvm.addrspacecast", 0) => first_result(used.owner).is_some_and(only_loaded),
-        ("llvm.getelementptr", 0) => {
-            gep_indices(used.owner).is_some_and(|i| i.iter().all(Option::is_some))
-                && first_result(used.owner).is_some_and(only_loaded)
-        }
-        _ => false,
-    })
 }
 
 fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
@@ -286,7 +178,7 @@ fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
 ///
 /// Inline copies load every part first and then store them, so that `llc`
 /// keeps the `ld.param.v4` / `st.local.v4` pairs. Into a slot `llc`'s SROA
-/// can break up ([`promotable_slot`]) the parts are integers instead, one
+/// can break up ([`slots::breakable`]) the parts are integers instead, one
 /// per field of the slot's type where it has one ([`plan_field_copy`]),
 /// whatever the size: SROA splits them along the fields the code uses and
 /// deletes the rest. Copies above the
@@ -309,7 +201,7 @@ pub fn populate_copy_param_patterns(
         let mut dst = op.operand_at(1).ok()?;
         let size = u64::try_from(integer_attribute(op, "size")?).ok()?;
         let alignment = u64::try_from(integer_attribute(op, "alignment")?).ok()?;
-        let promotable = promotable_slot(dst);
+        let promotable = slots::breakable(dst);
         let vector_copy = options.vector_copy && !promotable;
         if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {
             let generic = pointer_type(emit.context, address_space::GENERIC);

@@ -17,8 +17,10 @@ llvm.func @vla(%n: i64, %x: f64) {
   // expected-error@+1 {{dynamic alloca: PTX needs a local frame of fixed size; make the size a constant, or pass 'dynamic-alloca-size=N' to lower-alloca to reserve N bytes for it}}
   %a = llvm.alloca %n x f64 : (i64) -> !llvm.ptr
   llvm.store %x, %a : f64, !llvm.ptr
+  llvm.call @use(%a) : (!llvm.ptr) -> ()
   llvm.return
 }
+llvm.func @use(!llvm.ptr)
 
 // -----
 
@@ -45,12 +47,14 @@ llvm.func @two(%n: i32, %m: i32) {
 // CHECK-NEXT: %[[L:.*]] = llvm.addrspacecast %[[A]] : !llvm.ptr to !llvm.ptr<5>
 // CHECK-NEXT: %[[G:.*]] = llvm.addrspacecast %[[L]] : !llvm.ptr<5> to !llvm.ptr
 // CHECK-NEXT: llvm.store %{{.*}}, %[[G]] : i32, !llvm.ptr
-// CHECK-NEXT: llvm.br
+// CHECK-NEXT: llvm.call @use(%[[G]])
 llvm.func @entry_vla(%n: i64, %x: i32) {
   // expected-error@+1 {{dynamic alloca}}
   %a = llvm.alloca %n x i32 : (i64) -> !llvm.ptr
   llvm.store %x, %a : i32, !llvm.ptr
+  llvm.call @use(%a) : (!llvm.ptr) -> ()
   llvm.br ^next
 ^next:
   llvm.return
 }
+llvm.func @use(!llvm.ptr)

@@ -5,6 +5,7 @@
 // RUN: %ptxcc-opt %s --split-input-file --lower-alloca | FileCheck %s
 // RUN: %ptxcc-opt %s --split-input-file --lower-alloca=local-allocas=true | FileCheck %s --check-prefix=LOCAL
 // RUN: %ptxcc-opt %s --split-input-file --lower-alloca | %to-llvmir --split-input-file | FileCheck %s --check-prefix=LLVM
+// RUN: %ptxcc-opt %s --split-input-file --lower-alloca=hoist-allocas=true | FileCheck %s --check-prefix=HOIST
 
 // An entry-block alloca: rewritten in place, same size operand.
 // CHECK-LABEL: llvm.func @entry(
@@ -33,18 +34,28 @@ llvm.func @entry(%i: i64) -> i32 {
 
 // -----
 
-// A constant-size alloca in another block is hoisted to the end of the
-// entry block, with its own constant; its old constant goes when unused.
+// A constant-size alloca in another block stays there, as llc alone gets
+// it: llc's NVPTXAllocaHoisting moves it after its SROA has run, and moving
+// it before let SROA split it otherwise (fuzz seed 11518: one byte more).
+// With hoist-allocas=true (seed 004) it moves to the top of the entry
+// block, with its own constant; its old constant goes when unused.
 // CHECK-LABEL: llvm.func @hoist(
-// CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
-// CHECK-NEXT: %[[A:.*]] = llvm.alloca %[[TWO]] x f64 : (i64) -> !llvm.ptr
-// CHECK-NEXT: %[[L:.*]] = llvm.addrspacecast %[[A]] : !llvm.ptr to !llvm.ptr<5>
-// CHECK-NEXT: %[[G:.*]] = llvm.addrspacecast %[[L]] : !llvm.ptr<5> to !llvm.ptr
 // CHECK-NEXT: llvm.cond_br
 // CHECK: ^bb1:
+// CHECK: %[[A:.*]] = llvm.alloca %{{.*}} x f64 : (i64) -> !llvm.ptr
+// CHECK-NEXT: %[[L:.*]] = llvm.addrspacecast %[[A]] : !llvm.ptr to !llvm.ptr<5>
+// CHECK-NEXT: %[[G:.*]] = llvm.addrspacecast %[[L]] : !llvm.ptr<5> to !llvm.ptr
 // CHECK-NEXT: llvm.store %{{.*}}, %[[G]] : f64, !llvm.ptr
-// CHECK-NOT: llvm.alloca
-// CHECK: llvm.return
+// HOIST-LABEL: llvm.func @hoist(
+// HOIST-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
+// HOIST-NEXT: %[[A:.*]] = llvm.alloca %[[TWO]] x f64 : (i64) -> !llvm.ptr
+// HOIST-NEXT: %[[L:.*]] = llvm.addrspacecast %[[A]] : !llvm.ptr to !llvm.ptr<5>
+// HOIST-NEXT: %[[G:.*]] = llvm.addrspacecast %[[L]] : !llvm.ptr<5> to !llvm.ptr
+// HOIST-NEXT: llvm.cond_br
+// HOIST: ^bb1:
+// HOIST-NEXT: llvm.store %{{.*}}, %[[G]] : f64, !llvm.ptr
+// HOIST-NOT: llvm.alloca
+// HOIST: llvm.return
 llvm.func @hoist(%c: i1, %x: f64) {
   llvm.cond_br %c, ^bb1, ^bb2
 ^bb1:
@@ -113,3 +124,23 @@ llvm.func @lifetime() {
   llvm.return
 }
 llvm.func @use(!llvm.ptr)
+
+// -----
+
+// A slot llc's SROA deletes altogether (only loaded and stored at constant
+// offsets) gets no local view: llc would delete the view with the slot, and
+// the round trip through the local space made SROA keep a byte of one (fuzz
+// seed 11518). It still moves to the top of the entry block.
+// CHECK-LABEL: llvm.func @promotable(
+// CHECK-NEXT: llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: %[[A:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i32, f32)> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+// CHECK-NOT: llvm.addrspacecast
+// CHECK: llvm.store %{{.*}}, %[[A]] : i32, !llvm.ptr
+llvm.func @promotable(%x: i32) -> i32 {
+  %y = llvm.add %x, %x : i32
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %a = llvm.alloca %one x !llvm.struct<(i32, f32)> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+  llvm.store %y, %a : i32, !llvm.ptr
+  %v = llvm.load %a : !llvm.ptr -> i32
+  llvm.return %v : i32
+}

@@ -1,0 +1,195 @@
+//! What `llc`'s SROA will do with a stack slot, for the passes that must
+//! not stand in its way.
+//!
+//! `llc -O2` runs SROA right after its own lowering of byval arguments: it
+//! splits allocas along the fields the code uses, promotes what it can to
+//! registers and deletes the rest. ptxcc's output must leave it the same
+//! chances as the input gave it, or the output keeps local memory that
+//! `llc` alone would have removed. [`breakable`] says whether SROA can split
+//! a slot; [`promotable`] whether it removes the slot entirely.
+
+use std::collections::HashSet;
+
+use melior::ir::{operation::OperationLike, Value, ValueLike};
+use ptxcc_dialect::names;
+
+use crate::{
+    abi::{mlir::abi_type, AbiType, DataLayout},
+    ir::{constant_int, first_result, gep_indices, op_name, successor_argument, type_attribute, uses, OperationExt},
+};
+
+/// Whether the memory at `pointer` is a slot `llc`'s SROA can break up: an
+/// `llvm.alloca` (through casts) that is only loaded from, stored to and
+/// copied (directly, through GEPs, through selects and phis that only feed
+/// loads, or through a slot of its own that holds its address), or compared
+/// and converted to an integer, never passed to other code. A copy into it
+/// is made of integers, which SROA splits along the slot's fields and
+/// deletes where the fields are overwritten or never read, as it does with
+/// the memcpy of `llc`'s own copy; vectors straddle fields and kept the slot
+/// alive in local memory (fuzz seed 144: 16 bytes where `llc` alone has 8).
+pub fn breakable(pointer: Value) -> bool {
+    uses_allow(pointer, false)
+}
+
+/// Whether SROA removes the slot at `pointer` altogether: [`breakable`],
+/// with constant indices and no volatile access. `lower-alloca` gives such a slot no local
+/// view: the round trip through the local space made SROA keep a byte of
+/// it (fuzz seed 11518), and `llc` would delete the view with the slot.
+pub fn promotable(pointer: Value) -> bool {
+    uses_allow(pointer, true)
+}
+
+/// Whether every index of a GEP is a constant.
+fn constant_gep(gep: melior::ir::OperationRef) -> bool {
+    gep_indices(gep).is_some_and(|indices| indices.iter().all(Option::is_some))
+}
+
+/// The walk behind [`breakable`] and [`promotable`] (`strict`: constant
+/// indices only, no volatile access).
+fn uses_allow(pointer: Value, strict: bool) -> bool {
+    let Some(root) = root_alloca(pointer) else { return false };
+    let layout = DataLayout::default();
+    let slot_size = slot_size(&layout, root);
+    // Each pointer with its constant offset into the slot (`None` below a
+    // dynamic index).
+    let mut work = vec![(root, Some(0i64))];
+    let mut seen = HashSet::new();
+    while let Some((value, offset)) = work.pop() {
+        if !seen.insert(value.to_raw().ptr) {
+            continue;
+        }
+        for used in uses(value) {
+            let op = used.owner;
+            match (op_name(op), used.index) {
+                ("llvm.addrspacecast", _) => work.extend(first_result(op).map(|r| (r, offset))),
+                ("llvm.getelementptr", 0) if constant_gep(op) => {
+                    let step = crate::lower_struct_args::analysis::gep_offset(&layout, op);
+                    let next = offset.zip(step).map(|(base, step)| base.wrapping_add(step));
+                    work.extend(first_result(op).map(|r| (r, next)));
+                }
+                // A dynamic index (outside `strict`): SROA keeps the indexed
+                // array whole and still splits the rest of the slot (fuzz
+                // seed 11735: 16 bytes where llc alone keeps the 2 of a
+                // dynamically indexed array). An index that may reach the
+                // whole slot leaves nothing to split.
+                ("llvm.getelementptr", 0) if !strict => {
+                    let covered = offset.zip(dynamic_range(&layout, op)).map(|(base, (start, size))| {
+                        base.wrapping_add(start) <= 0
+                            && base.wrapping_add(start).saturating_add(size as i64) >= slot_size as i64
+                    });
+                    if covered != Some(false) && offset.is_some() {
+                        return false;
+                    }
+                    work.extend(first_result(op).map(|r| (r, None)));
+                }
+                ("llvm.load", 0) | ("llvm.store", 1) if strict && op.has_attribute("volatile_") => return false,
+                ("llvm.load", 0) | ("llvm.store", 1) | (names::COPY_PARAM, 1) => {}
+                // The address looked at as a number: SROA still splits the
+                // slot (and keeps what must stay in memory).
+                ("llvm.ptrtoint" | "llvm.icmp", _) => {}
+                // The address kept in a slot of its own and read back (every
+                // value of clang -O0): SROA promotes that slot first, and the
+                // loaded pointers are this one again.
+                ("llvm.store", 0) => match op.operand_at(1).ok().and_then(|slot| spill_loads(slot, root)) {
+                    Some(loads) => work.extend(loads.into_iter().map(|l| (l, Some(0)))),
+                    None => return false,
+                },
+                // SROA speculates the loads through a select or phi that
+                // only feeds loads.
+                ("llvm.select", 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
+                ("llvm.br" | "llvm.cond_br", _) if successor_argument(op, used.index).is_some_and(only_loaded) => {}
+                ("llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline", 0 | 1)
+                | ("llvm.intr.memset" | "llvm.intr.memset.inline", 0)
+                    if op.operand_at(2).is_ok_and(|length| constant_int(length).is_some()) => {}
+                ("llvm.intr.lifetime.start" | "llvm.intr.lifetime.end", _) => {}
+                (name, _) if name.starts_with("llvm.intr.dbg.") => {}
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+/// Bytes of the alloca `root` (0 when unknown, which no dynamic range
+/// covers).
+fn slot_size(layout: &DataLayout, root: Value) -> u64 {
+    crate::kernel::defining_op(root, "llvm.alloca")
+        .and_then(|alloca| {
+            let count = u64::try_from(constant_int(alloca.operand_at(0).ok()?)?).ok()?;
+            let ty = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
+            Some(layout.alloc_size(&ty).saturating_mul(count))
+        })
+        .unwrap_or(0)
+}
+
+/// The bytes a GEP with a dynamic index may reach, from its base: the array
+/// or vector its first dynamic index selects in, as (start, size). `None`
+/// when that is the GEP's first index (it steps over whole objects) or the
+/// type has no layout.
+fn dynamic_range(layout: &DataLayout, gep: melior::ir::OperationRef) -> Option<(i64, u64)> {
+    let indices = gep_indices(gep)?;
+    let source = abi_type(type_attribute(gep, "elem_type")?).ok()?;
+    let first_dynamic = indices.iter().position(Option::is_none)?;
+    if first_dynamic == 0 {
+        return None;
+    }
+    let prefix: Vec<i64> = indices[..first_dynamic].iter().map(|index| index.unwrap_or_default()).collect();
+    let start = layout.gep_offset(&source, &prefix).ok()?;
+    let mut container = &source;
+    for &index in &prefix[1..] {
+        container = match container {
+            AbiType::Struct(body) => body.fields.get(usize::try_from(index).ok()?)?,
+            AbiType::Array(element, _) | AbiType::Vector(element, _) => element,
+            _ => return None,
+        };
+    }
+    Some((start, layout.alloc_size(container)))
+}
+
+/// The `llvm.alloca` that `pointer` is, through casts and constant GEPs.
+pub fn root_alloca<'c, 'a>(pointer: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+    let mut current = pointer;
+    loop {
+        if crate::kernel::defining_op(current, "llvm.alloca").is_some() {
+            return Some(crate::ir::detached(current));
+        }
+        let op = crate::kernel::defining_op(current, "llvm.addrspacecast")
+            .or_else(|| crate::kernel::defining_op(current, "llvm.getelementptr"))?;
+        current = op.operand_at(0).ok()?;
+    }
+}
+
+/// The loads from `slot` when it is a slot of its own (an alloca, through
+/// casts) that only ever holds addresses into the alloca `root`: every use
+/// a load from it or a store into it of such an address.
+fn spill_loads<'c, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c, 'a>>> {
+    let slot_root = root_alloca(slot)?;
+    if slot_root == root {
+        return None;
+    }
+    let mut loads = Vec::new();
+    let mut work = vec![slot_root];
+    while let Some(value) = work.pop() {
+        for used in uses(value) {
+            let op = used.owner;
+            match (op_name(op), used.index) {
+                ("llvm.addrspacecast", 0) => work.extend(first_result(op)),
+                ("llvm.load", 0) => loads.extend(first_result(op).map(crate::ir::detached)),
+                ("llvm.store", 1) if op.operand_at(0).ok().and_then(root_alloca) == Some(root) => {}
+                _ => return None,
+            }
+        }
+    }
+    Some(loads)
+}
+
+/// Whether every use of `pointer` is a load from it, directly or through
+/// constant-index GEPs and address-space casts.
+fn only_loaded(pointer: Value) -> bool {
+    uses(pointer).iter().all(|used| match (op_name(used.owner), used.index) {
+        ("llvm.load", 0) => true,
+        ("llvm.addrspacecast", 0) => first_result(used.owner).is_some_and(only_loaded),
+        ("llvm.getelementptr", 0) => constant_gep(used.owner) && first_result(used.owner).is_some_and(only_loaded),
+        _ => false,
+    })
+}
