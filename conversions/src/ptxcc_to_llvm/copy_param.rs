@@ -201,8 +201,8 @@ pub fn populate_copy_param_patterns(
         let mut dst = op.operand_at(1).ok()?;
         let size = u64::try_from(integer_attribute(op, "size")?).ok()?;
         let alignment = u64::try_from(integer_attribute(op, "alignment")?).ok()?;
-        let promotable = slots::breakable(dst);
-        let vector_copy = options.vector_copy && !promotable;
+        let breakable = slots::breakable(dst);
+        let vector_copy = options.vector_copy && !breakable;
         if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {
             let generic = pointer_type(emit.context, address_space::GENERIC);
             dst = emit.addrspacecast(dst, generic)?;
@@ -211,8 +211,8 @@ pub fn populate_copy_param_patterns(
         // expands a memcpy from param space into a byte loop before its SROA
         // runs, which keeps the whole slot in local memory (fuzz seed 600:
         // 408 bytes where llc alone, whose own copy SROA splits, has 120).
-        if size <= options.inline_copy_threshold || promotable {
-            let fields = promotable.then(|| slot_type(dst)).flatten();
+        if size <= options.inline_copy_threshold || breakable {
+            let fields = breakable.then(|| slot_type(dst)).flatten();
             let plan = fields
                 .and_then(|ty| plan_field_copy(&DataLayout::default(), &ty, size, alignment))
                 .unwrap_or_else(|| plan_inline_copy(size, alignment, vector_copy));
@@ -335,7 +335,8 @@ mod tests {
     }
 
     /// Every byte is copied once (a union can keep data where its LLVM type
-    /// has padding), each access no wider than its alignment allows.
+    /// has padding), each access claiming no more alignment than its offset
+    /// and the copy's alignment give.
     #[rstest]
     #[case("!llvm.struct<(i8, struct<(f32, i1)>, array<3 x i16>, f64)>")]
     #[case("!llvm.struct<packed (i8, f64, vector<2xf16>, i1)>")]
