@@ -17,7 +17,10 @@ use super::{
 };
 use crate::{
     abi::{layout::common_alignment, mlir::abi_type, DataLayout},
-    ir::{call_argument_index, gep_indices, op_name, successor_argument, type_attribute, uses, Use},
+    ir::{
+        call_argument_index, constant_int, gep_indices, integer_attribute, op_name, successor_argument, type_attribute,
+        uses, Use,
+    },
     kernel::{parameter_has, parameter_integer, LLVM_BYVAL, NVVM_GRID_CONSTANT},
 };
 
@@ -78,6 +81,12 @@ pub enum Action<'c, 'a> {
     ParamView(OperationRef<'c, 'a>, usize),
     /// An `llvm.intr.assume` that names the pointer in a bundle: erased.
     DropAssume(OperationRef<'c, 'a>),
+    /// An `llvm.icmp eq`/`ne` of a pointer into the parameter with null, or
+    /// an `llvm.ptrtoint` of one whose every use compares it with zero: a
+    /// byval parameter is never null, so each comparison becomes a constant
+    /// and the conversion goes (LLVM folds the same tests before llc's
+    /// lowering sees them).
+    NullTest(OperationRef<'c, 'a>),
     /// The operand needs a generic address that is only read through.
     Generic(Use<'c, 'a>, usize),
 }
@@ -371,7 +380,15 @@ fn classify_use<'c, 'a>(
                 escape("is cast to another address space".into())
             }
         }
+        "llvm.ptrtoint" if in_bounds(node, plan) && only_null_tests(op) => {
+            plan.actions.push(Action::NullTest(op));
+            Ok(UseClass::Done)
+        }
         "llvm.ptrtoint" => escape("is converted to an integer".into()),
+        "llvm.icmp" if in_bounds(node, plan) && is_null_test(op, used.index) => {
+            plan.actions.push(Action::NullTest(op));
+            Ok(UseClass::Done)
+        }
         "llvm.icmp" => {
             plan.actions.push(Action::Generic(used, position));
             Ok(UseClass::NeedsGeneric(op))
@@ -410,6 +427,42 @@ fn classify_use<'c, 'a>(
             None => escape("is used by a branch ptxcc does not follow".into()),
         },
         _ => escape(format!("is used by '{name}', which ptxcc does not know to only read")),
+    }
+}
+
+/// Whether the node points into the parameter (or one past its end), so it
+/// is not null.
+fn in_bounds(node: &Node, plan: &ArgumentPlan) -> bool {
+    node.offset.is_some_and(|offset| offset >= 0 && offset as u64 <= plan.size)
+}
+
+/// Whether every use of the `llvm.ptrtoint` result is an `llvm.icmp eq` or
+/// `ne` against the constant zero (and there is at least one).
+fn only_null_tests(ptrtoint: OperationRef) -> bool {
+    let Ok(result) = ptrtoint.result_at(0) else { return false };
+    let uses = uses(result.into());
+    !uses.is_empty() && uses.iter().all(|used| is_null_test(used.owner, used.index))
+}
+
+/// Whether `op` is an `llvm.icmp eq`/`ne` whose operand other than
+/// `operand` is zero (the integer constant, or `llvm.mlir.zero`).
+fn is_null_test(op: OperationRef, operand: usize) -> bool {
+    op_name(op) == "llvm.icmp"
+        && operand < 2
+        && null_test_predicate(op).is_some()
+        && op.operand_at(1 - operand).is_ok_and(|other| {
+            constant_int(other) == Some(0)
+                || crate::ir::as_result(other).is_some_and(|r| op_name(r.owner()) == "llvm.mlir.zero")
+        })
+}
+
+/// For an `llvm.icmp` with predicate `eq` (0) or `ne` (1): whether a
+/// non-null pointer makes it true (`ne`).
+pub(super) fn null_test_predicate(icmp: OperationRef) -> Option<bool> {
+    match integer_attribute(icmp, "predicate")? {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
     }
 }
 

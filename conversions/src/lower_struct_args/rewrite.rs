@@ -17,10 +17,10 @@ use melior::{
 };
 use ptxcc_dialect::{address_space, names, types::pointer_type};
 
-use super::analysis::{Action, ArgumentPlan, Strategy};
+use super::analysis::{null_test_predicate, Action, ArgumentPlan, Strategy};
 use crate::{
     context::context_of,
-    ir::{constant_int, has_no_uses, Use},
+    ir::{constant_int, erase, has_no_uses, op_name, replace_uses, uses, Use},
     kernel::{mark_kernel, parameter_integer, set_parameter_attribute, NVVM_GRID_CONSTANT},
 };
 
@@ -119,6 +119,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
                     unsafe { mlir_sys::mlirOperationDestroy(assume.to_raw()) };
                 }
             }
+            Action::NullTest(ptrtoint) => fold_null_tests(*ptrtoint),
             Action::FieldLoad { load, offset, alignment } => rewriter.field_load(*load, *offset, *alignment),
             Action::ParamRead(used, node) => rewriter.set_operand(*used, *node, Space::Param),
             Action::Generic(used, node) => rewriter.set_operand(*used, *node, Space::Generic),
@@ -134,6 +135,26 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
                 unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
             }
         }
+    }
+}
+
+/// Replaces an `icmp eq`/`ne` of a non-null pointer with null, or every
+/// such comparison of an `llvm.ptrtoint` result with zero, by the constant a
+/// non-null pointer gives, then erases the comparisons and the conversion
+/// (the analysis checked that these are its only uses).
+fn fold_null_tests(op: OperationRef) {
+    let Ok(result) = op.result_at(0) else { return };
+    let tests =
+        if op_name(op) == "llvm.icmp" { vec![op] } else { uses(result.into()).into_iter().map(|u| u.owner).collect() };
+    for icmp in tests {
+        let (Some(non_null), Ok(compared)) = (null_test_predicate(icmp), icmp.result_at(0)) else { continue };
+        let constant = crate::ir::integer_constant(compared.r#type(), i64::from(non_null), icmp.location());
+        let constant = icmp.block().expect("an icmp is in a block").insert_operation_before(icmp, constant);
+        replace_uses(compared.into(), constant.result_at(0).expect("one result").into());
+        erase(icmp);
+    }
+    if op_name(op) == "llvm.ptrtoint" && has_no_uses(result.into()) {
+        erase(op);
     }
 }
 

@@ -477,3 +477,58 @@ llvm.func ptx_kernelcc @assume_aligned(%s: !llvm.ptr {llvm.byval = !llvm.array<4
   llvm.store %v, %out : i32, !llvm.ptr
   llvm.return
 }
+
+// -----
+
+// A byval parameter is never null: a comparison of it with null, and a
+// conversion to an integer whose only uses compare it with zero, fold to
+// constants (eq: false, ne: true) and escape nothing, even without
+// cvta.param; llc's own folding does the same before its lowering (fuzz seed
+// 106699 copied the struct: 8 -> 16 local bytes). A conversion with any
+// other use still copies (escape_ptrtoint above).
+// SM60-LABEL: llvm.func ptx_kernelcc @null_test(
+// SM60-NOT: llvm.alloca
+// SM60: llvm.return
+// CHECK-LABEL: llvm.func ptx_kernelcc @null_test(
+// CHECK-NOT: llvm.ptrtoint
+// CHECK-NOT: llvm.icmp
+// CHECK-NOT: llvm.alloca
+// CHECK-DAG: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
+// CHECK-DAG: %[[FALSE:.*]] = llvm.mlir.constant(false) : i1
+// CHECK-DAG: llvm.store %[[TRUE]], %{{.*}} : i1, !llvm.ptr
+// CHECK-DAG: llvm.store %[[FALSE]], %{{.*}} : i1, !llvm.ptr
+// CHECK: llvm.return
+// PTX-LABEL: .entry null_test(
+// PTX-NOT: .local
+// PTX: ld.param.b32
+// PTX: ret;
+llvm.func ptx_kernelcc @null_test(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  %f = llvm.getelementptr %s[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32)>
+  %i = llvm.ptrtoint %f : !llvm.ptr to i64
+  %ne = llvm.icmp "ne" %i, %zero : i64
+  %eq = llvm.icmp "eq" %zero, %i : i64
+  llvm.store %ne, %out : i1, !llvm.ptr
+  llvm.store %eq, %out : i1, !llvm.ptr
+  %null = llvm.mlir.zero : !llvm.ptr
+  %isnull = llvm.icmp "eq" %s, %null : !llvm.ptr
+  llvm.store %isnull, %out : i1, !llvm.ptr
+  %v = llvm.load %s : !llvm.ptr -> i32
+  llvm.store %v, %out : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A comparison with anything but zero keeps the conversion: copy.
+// CHECK-LABEL: llvm.func ptx_kernelcc @ptrtoint_compared(
+// CHECK: "ptxcc.copy_param"
+// CHECK: llvm.ptrtoint
+// CHECK: llvm.icmp "ult"
+llvm.func ptx_kernelcc @ptrtoint_compared(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  %i = llvm.ptrtoint %s : !llvm.ptr to i64
+  %lt = llvm.icmp "ult" %i, %zero : i64
+  llvm.store %lt, %out : i1, !llvm.ptr
+  llvm.return
+}
