@@ -44,6 +44,34 @@
 //! let text = module.as_operation().to_string();
 //! assert!(text.contains("llvm.getelementptr %0[24] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8"), "{text}");
 //! assert!(!text.contains("\"ptxcc."));
+//!
+//! // MLIR GPU compilers nest ptxcc where upstream nests its GPU passes,
+//! // under `gpu.module` (host code beside it is left alone); the context
+//! // already knows `gpu` and the host dialects.
+//! use ptxcc::PipelineOptions;
+//! let mut module = Module::parse(&context, r#"
+//!   module attributes {gpu.container_module} {
+//!     gpu.module @kernels [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
+//!       llvm.func @k(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, f32)>}, %out: !llvm.ptr)
+//!           attributes {gpu.kernel, nvvm.kernel} {
+//!         %v = llvm.load %s : !llvm.ptr -> i32
+//!         llvm.store %v, %out : i32, !llvm.ptr
+//!         llvm.return
+//!       }
+//!     }
+//!   }
+//! "#).expect("valid IR");
+//!
+//! let pm = PassManager::new(&context);
+//! // `builtin.module(gpu.module(ptxcc-pipeline))`: a nested pass manager.
+//! ptxcc::add_pipeline(&pm.nested_under("gpu.module"), &PipelineOptions::default())?;
+//! pm.run(&mut module)?;
+//! let text = module.as_operation().to_string();
+//! assert!(text.contains("!llvm.ptr<101> -> i32"), "{text}"); // read from param space
+//!
+//! // A pass manager on an op ptxcc's pipeline cannot run on is an error.
+//! let pm = PassManager::new(&context);
+//! assert!(ptxcc::add_pipeline(&pm.nested_under("llvm.func"), &PipelineOptions::default()).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -61,7 +89,7 @@ mod shim;
 pub mod verify_diagnostics;
 
 pub use context::{create_context, prepare_context, register_dialects};
-pub use pipeline::{add_pipeline, PipelineOptions};
+pub use pipeline::{add_pipeline, anchor_of, AnyPassManager, PipelineOptions};
 pub use ptxcc_conversions as conversions;
 pub use ptxcc_conversions::{
     lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
@@ -70,7 +98,7 @@ pub use ptxcc_conversions::{
     OptionError, OptionInfo, PassOptions,
 };
 pub use ptxcc_dialect as dialect;
-pub use registry::{register_passes, PassInfo, PASSES};
+pub use registry::{register_passes, AddPassError, PassInfo, PASSES};
 
 use melior::pass::PassManager;
 

@@ -34,6 +34,16 @@ pub enum Emit {
     Mlir,
     /// LLVM IR text, through MLIR's in-process translation.
     Llvm,
+    /// MLIR bytecode (`mlir-opt --emit-bytecode`).
+    Bytecode,
+}
+
+/// The first bytes of every MLIR bytecode file (`ML\xefR`).
+pub const BYTECODE_MAGIC: &[u8] = b"ML\xefR";
+
+/// Whether `input` is MLIR bytecode rather than text.
+pub fn is_bytecode(input: &[u8]) -> bool {
+    input.starts_with(BYTECODE_MAGIC)
 }
 
 /// How to process an input.
@@ -63,15 +73,37 @@ pub struct OptConfig {
 /// The result of processing one input.
 #[derive(Debug, Default)]
 pub struct OptOutcome {
-    /// What goes to the output file (the pieces that succeeded).
-    pub output: String,
+    /// What goes to the output file (the pieces that succeeded): text, or
+    /// bytecode with [`Emit::Bytecode`].
+    pub output: Vec<u8>,
     /// What goes to standard error: rendered diagnostics.
     pub messages: String,
     /// Whether the run succeeded (exit status 0).
     pub success: bool,
 }
 
-/// Processes `source`, read from `filename` (`<stdin>` for standard input).
+/// Processes `input` (MLIR text or bytecode, told apart by
+/// [`is_bytecode`]), read from `filename` (`<stdin>` for standard input).
+/// Text must be UTF-8 (the driver reports where it is not).
+pub fn process_input(config: &OptConfig, input: &[u8], filename: &str) -> OptOutcome {
+    if !is_bytecode(input) {
+        return process(config, &String::from_utf8_lossy(input), filename);
+    }
+    register_passes();
+    if config.split_input_file || config.verify_diagnostics {
+        let message = "--split-input-file and --verify-diagnostics need textual input, not bytecode";
+        return OptOutcome { messages: render(&plain_error(message.into()), filename, None), ..OptOutcome::default() };
+    }
+    let (output, diagnostics, ok) = process_piece(config, input, filename);
+    let mut outcome = OptOutcome { output: output.unwrap_or_default(), success: ok, ..OptOutcome::default() };
+    for diagnostic in &diagnostics {
+        outcome.messages.push_str(&render(diagnostic, filename, None));
+    }
+    outcome
+}
+
+/// Processes `source` (MLIR text), read from `filename` (`<stdin>` for
+/// standard input).
 pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
     register_passes();
     let mut outcome = OptOutcome { success: true, ..OptOutcome::default() };
@@ -80,7 +112,7 @@ pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
     let mut outputs = Vec::new();
     for piece in &pieces {
         let (output, diagnostics, ok) = match check_nesting(piece, MAX_NESTING) {
-            Ok(()) => process_piece(config, piece, filename),
+            Ok(()) => process_piece(config, piece.as_bytes(), filename),
             Err(error) => (None, vec![Diagnostic { file: Some(filename.to_string()), ..error }], false),
         };
         if let Some(output) = output {
@@ -95,7 +127,7 @@ pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
             outcome.success &= ok;
         }
     }
-    outcome.output = outputs.join(&format!("{SPLIT_MARKER}\n"));
+    outcome.output = outputs.join(format!("{SPLIT_MARKER}\n").as_bytes());
     if config.verify_diagnostics {
         for mismatch in verify_diagnostics::verify(source, &all_diagnostics) {
             outcome.messages.push_str(&verify_diagnostics::render(filename, &mismatch));
@@ -127,7 +159,7 @@ pub fn split_input(source: &str) -> Vec<String> {
 
 /// Parses, verifies, transforms and prints one piece. Returns the printed
 /// result (when everything succeeded), the diagnostics and success.
-fn process_piece(config: &OptConfig, source: &str, filename: &str) -> (Option<String>, Vec<Diagnostic>, bool) {
+fn process_piece(config: &OptConfig, source: &[u8], filename: &str) -> (Option<Vec<u8>>, Vec<Diagnostic>, bool) {
     let context = match create_context() {
         Ok(context) => context,
         Err(error) => return (None, vec![plain_error(error.to_string())], false),
@@ -155,9 +187,11 @@ fn plain_error(message: String) -> Diagnostic {
 
 /// The work on one piece. `Err(None)`: the problem was reported as a
 /// diagnostic; `Err(Some(message))`: a problem without a location.
-fn transform(config: &OptConfig, context: &Context, source: &str, filename: &str) -> Result<String, Option<String>> {
-    // SAFETY: the strings outlive the call; the result is owned by us.
-    let raw = unsafe { shim::ptxccParseModule(context.to_raw(), shim::string_ref(source), shim::string_ref(filename)) };
+fn transform(config: &OptConfig, context: &Context, source: &[u8], filename: &str) -> Result<Vec<u8>, Option<String>> {
+    let source_ref = mlir_sys::MlirStringRef { data: source.as_ptr().cast(), length: source.len() };
+    // SAFETY: the bytes and the name outlive the call; the result is owned
+    // by us. MLIR's parser reads bytecode as well as text.
+    let raw = unsafe { shim::ptxccParseModule(context.to_raw(), source_ref, shim::string_ref(filename)) };
     if raw.ptr.is_null() {
         return Err(None);
     }
@@ -195,9 +229,11 @@ fn transform(config: &OptConfig, context: &Context, source: &str, filename: &str
         Emit::Mlir => {
             let flags = melior::ir::operation::OperationPrintingFlags::new();
             let flags = if config.print_generic { flags.print_generic_operation_form() } else { flags };
-            module.as_operation().to_string_with_flags(flags).map(|text| text + "\n").map_err(|e| Some(e.to_string()))
+            let text = module.as_operation().to_string_with_flags(flags).map_err(|e| Some(e.to_string()))?;
+            Ok((text + "\n").into_bytes())
         }
-        Emit::Llvm => translate_to_llvm_ir(&module).ok_or(None),
+        Emit::Llvm => translate_to_llvm_ir(&module).map(String::into_bytes).ok_or(None),
+        Emit::Bytecode => Ok(module.as_operation().write_bytecode()),
     }
 }
 
@@ -236,7 +272,7 @@ mod tests {
         let good = "llvm.func @f(%p: !llvm.ptr<101>) {\n  %v = \"ptxcc.load_param\"(%p) {offset = 0 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> i32\n  llvm.return\n}\n";
         let outcome = process(&config, good, "good.mlir");
         assert!(outcome.success, "{}", outcome.messages);
-        assert!(outcome.output.contains("ptxcc.load_param"));
+        assert!(String::from_utf8_lossy(&outcome.output).contains("ptxcc.load_param"));
 
         let bad = good.replace("alignment = 4 : i64", "alignment = 4 : i16");
         let outcome = process(&config, &bad, "bad.mlir");

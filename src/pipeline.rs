@@ -21,7 +21,10 @@ use ptxcc_conversions::{
     OptionError, OptionInfo, PassOptions,
 };
 
-use crate::registry::on_functions;
+use crate::{
+    registry::{check_module_anchor, on_functions, AddPassError},
+    shim,
+};
 
 /// Options of `ptxcc-pipeline`: the union of its passes' options, each once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,15 +159,47 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// Adds the whole pipeline to `pm`, a pass manager on `builtin.module`.
-pub fn add_pipeline(pm: &PassManager, options: &PipelineOptions) {
-    add_pipeline_to(&pm.as_operation_pass_manager(), options);
+/// A pass manager ptxcc adds passes to: the top-level [`PassManager`] (on
+/// `builtin.module`) or a nested [`OperationPassManager`], e.g.
+/// `pm.nested_under("gpu.module")` where upstream nests its GPU passes.
+pub trait AnyPassManager {
+    /// The pass manager as an op pass manager.
+    fn op_pass_manager(&self) -> OperationPassManager<'_, '_>;
 }
 
-/// Adds the whole pipeline to `pm`, a pass manager on `builtin.module`.
-pub(crate) fn add_pipeline_to(pm: &OperationPassManager, options: &PipelineOptions) {
+impl AnyPassManager for PassManager<'_> {
+    fn op_pass_manager(&self) -> OperationPassManager<'_, '_> {
+        self.as_operation_pass_manager()
+    }
+}
+
+impl AnyPassManager for OperationPassManager<'_, '_> {
+    fn op_pass_manager(&self) -> OperationPassManager<'_, '_> {
+        *self
+    }
+}
+
+/// The op name `pm` is anchored on (`builtin.module`, `gpu.module`, ...).
+pub fn anchor_of(pm: &impl AnyPassManager) -> String {
+    // SAFETY: the pass manager is alive; the name is copied at once.
+    unsafe { shim::to_string(shim::ptxccOpPassManagerAnchor(pm.op_pass_manager().to_raw())) }
+}
+
+/// Adds the whole pipeline to `pm`, a pass manager on `builtin.module` or
+/// `gpu.module` (top-level or nested: `pm.nested_under("gpu.module")`).
+/// A pass manager on any other op is an error, not an abort.
+pub fn add_pipeline(pm: &impl AnyPassManager, options: &PipelineOptions) -> Result<(), AddPassError> {
+    let anchor = anchor_of(pm);
+    check_module_anchor(PipelineOptions::PASS, &anchor)?;
+    add_pipeline_to(&pm.op_pass_manager(), &anchor, options);
+    Ok(())
+}
+
+/// Adds the whole pipeline to `pm`, a pass manager on `anchor` (one of
+/// [`MODULE_OPS`](ptxcc_conversions::pass::MODULE_OPS)).
+pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: &PipelineOptions) {
     pm.add_pass(create_lower_struct_args_pass(&options.lower_struct_args()));
-    on_functions(pm, "builtin.module", |functions| {
+    on_functions(pm, anchor, |functions| {
         functions.add_pass(create_lower_alloca_pass(&options.alloca));
         functions.add_pass(create_memory_space_opt_pass(&options.memory_space_opt()));
         functions.add_pass(create_convert_ptxcc_to_llvm_pass(&options.convert));

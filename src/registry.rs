@@ -13,9 +13,14 @@ use std::{
 
 use melior::pass::OperationPassManager;
 use ptxcc_conversions::{
-    abi_report::AbiReportOptions, lower_alloca::LowerAllocaOptions, lower_struct_args::LowerStructArgsOptions,
-    memory_space_opt::MemorySpaceOptOptions, pass::PtxccPass, ptxcc_to_llvm::ConvertPtxccToLlvmOptions,
-    verify::VerifyOptions, OptionError, OptionInfo, PassOptions,
+    abi_report::AbiReportOptions,
+    lower_alloca::LowerAllocaOptions,
+    lower_struct_args::LowerStructArgsOptions,
+    memory_space_opt::MemorySpaceOptOptions,
+    pass::{PtxccPass, MODULE_OPS},
+    ptxcc_to_llvm::ConvertPtxccToLlvmOptions,
+    verify::VerifyOptions,
+    OptionError, OptionInfo, PassOptions,
 };
 
 use crate::{
@@ -31,14 +36,13 @@ pub enum AddPassError {
     Options(#[from] OptionError),
     /// It was placed under an op it cannot run on.
     #[error(
-        "pass '{pass}' runs on '{expected}' and cannot run nested under '{anchor}'; \
-         write it directly inside '{expected}(...)', e.g. --pass-pipeline='{expected}({pass})'"
+        "pass '{pass}' runs on a module ('builtin.module' or 'gpu.module') and cannot run nested under \
+         '{anchor}'; write it directly inside one, e.g. --pass-pipeline='builtin.module({pass})' or \
+         'builtin.module(gpu.module({pass}))'"
     )]
     Anchor {
         /// The pass.
         pass: &'static str,
-        /// The op it runs on.
-        expected: &'static str,
         /// The op the pass manager it was given runs on.
         anchor: String,
     },
@@ -53,6 +57,9 @@ pub struct PassInfo {
     pub summary: &'static str,
     /// Its options with their defaults.
     pub options: &'static [OptionInfo],
+    /// What it runs on: `llvm.func`, or `builtin.module` for a pass on a
+    /// module (any of [`MODULE_OPS`]).
+    pub anchor: &'static str,
     /// Adds the pass to `pm` (anchored on `anchor`, the op name of `pm`)
     /// with the options parsed from `options`.
     pub add: fn(pm: &OperationPassManager, anchor: &str, options: &str) -> Result<(), AddPassError>,
@@ -60,21 +67,17 @@ pub struct PassInfo {
 
 /// The registry entry of the pass `T`.
 const fn entry<T: PtxccPass>() -> PassInfo {
-    PassInfo { name: T::PASS, summary: T::SUMMARY, options: T::OPTIONS, add: add_pass::<T> }
+    PassInfo { name: T::PASS, summary: T::SUMMARY, options: T::OPTIONS, anchor: T::ANCHOR, add: add_pass::<T> }
 }
 
-/// Checks that a pass on `expected` (a module op) may be added to a pass
-/// manager anchored on `anchor`: MLIR aborts the process when a pass lands
-/// on a pass manager for another op.
-pub(crate) fn check_module_anchor(
-    pass: &'static str,
-    expected: &'static str,
-    anchor: &str,
-) -> Result<(), AddPassError> {
-    if anchor == expected {
+/// Checks that a module-level pass may be added to a pass manager anchored
+/// on `anchor` (one of [`MODULE_OPS`]): the error is the pipeline parser's,
+/// at parse time, instead of a pass that fails on every op it meets.
+pub(crate) fn check_module_anchor(pass: &'static str, anchor: &str) -> Result<(), AddPassError> {
+    if MODULE_OPS.contains(&anchor) {
         Ok(())
     } else {
-        Err(AddPassError::Anchor { pass, expected, anchor: anchor.to_string() })
+        Err(AddPassError::Anchor { pass, anchor: anchor.to_string() })
     }
 }
 
@@ -86,11 +89,11 @@ fn add_pass<T: PtxccPass>(pm: &OperationPassManager, anchor: &str, text: &str) -
     let options = T::parse(text)?;
     if T::ANCHOR == "llvm.func" {
         on_functions(pm, anchor, |functions| functions.add_pass(options.create_pass()));
-        if anchor == "builtin.module" {
+        if MODULE_OPS.contains(&anchor) {
             pm.add_pass(options.create_nested_functions_pass());
         }
     } else {
-        check_module_anchor(T::PASS, T::ANCHOR, anchor)?;
+        check_module_anchor(T::PASS, anchor)?;
         pm.add_pass(options.create_pass());
     }
     Ok(())
@@ -108,10 +111,11 @@ pub const PASSES: &[PassInfo] = &[
         name: PipelineOptions::PASS,
         summary: PipelineOptions::SUMMARY,
         options: PipelineOptions::OPTIONS,
+        anchor: "builtin.module",
         add: |pm, anchor, text| {
             let options = PipelineOptions::parse(text)?;
-            check_module_anchor(PipelineOptions::PASS, "builtin.module", anchor)?;
-            add_pipeline_to(pm, &options);
+            check_module_anchor(PipelineOptions::PASS, anchor)?;
+            add_pipeline_to(pm, anchor, &options);
             Ok(())
         },
     },
@@ -247,6 +251,52 @@ mod tests {
         assert!(LowerStructArgsOptions::default().set("no-such-option", None).is_err());
         assert!(AbiReportOptions::default().set("no-such-option", None).is_err());
         assert!(ConvertPtxccToLlvmOptions::default().set("no-such-option", None).is_err());
+    }
+
+    /// Every pass nests under `gpu.module` as it runs under
+    /// `builtin.module`; under any other op a module pass is a parse-time
+    /// error (MLIR used to abort the process), and a module pass a library
+    /// user put on functions fails with an error at the function.
+    #[test]
+    fn passes_nest_under_gpu_module_and_nowhere_wrong() {
+        let context = create_context().expect("context");
+        for pass in PASSES {
+            let pm = PassManager::new(&context);
+            crate::parse_pass_pipeline(&pm, &format!("builtin.module(gpu.module({}))", pass.name))
+                .unwrap_or_else(|e| panic!("{}: {e}", pass.name));
+            if pass.anchor == "llvm.func" {
+                continue; // function passes nest anywhere
+            }
+            for anchor in ["llvm.func", "any", "func.func"] {
+                let pm = PassManager::new(&context);
+                let error = crate::parse_pass_pipeline(&pm, &format!("builtin.module({anchor}({}))", pass.name))
+                    .expect_err(pass.name);
+                assert!(error.to_string().contains("cannot run nested under"), "{error}");
+            }
+        }
+        let pm = PassManager::new(&context);
+        assert!(matches!(
+            crate::add_pipeline(&pm.nested_under("llvm.func"), &PipelineOptions::default()),
+            Err(AddPassError::Anchor { .. })
+        ));
+
+        let messages = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = std::sync::Arc::clone(&messages);
+        context.attach_diagnostic_handler(move |diagnostic| {
+            sink.lock().unwrap().push(diagnostic.to_string());
+            true
+        });
+        let mut module = melior::ir::Module::parse(&context, "llvm.func @f() { llvm.return }").expect("parses");
+        let pm = PassManager::new(&context);
+        pm.nested_under("llvm.func").add_pass(crate::create_lower_struct_args_pass(&LowerStructArgsOptions::default()));
+        assert!(pm.run(&mut module).is_err());
+        let reported = messages.lock().unwrap().join("\n");
+        assert!(
+            reported.contains(
+                "'lower-struct-args' runs on a module ('builtin.module' or 'gpu.module'), not on 'llvm.func'"
+            ),
+            "{reported}"
+        );
     }
 
     #[test]

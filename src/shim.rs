@@ -24,6 +24,7 @@ unsafe extern "C" {
         user_data: *mut c_void,
     );
     pub(crate) fn ptxccRegisterUpstreamPasses();
+    pub(crate) fn ptxccOpPassManagerAnchor(pm: MlirOpPassManager) -> MlirStringRef;
     pub(crate) fn ptxccEmitRemark(location: mlir_sys::MlirLocation, message: *const std::ffi::c_char);
     pub(crate) fn ptxccRegisterDialects(registry: MlirDialectRegistry);
     pub(crate) fn ptxccParseModule(

@@ -36,6 +36,21 @@ config.substitutions.append(
         "-Xclang -target-feature -Xclang +ptx80",
     )
 )
+# Upstream's --gpu-lower-to-nvvm-pipeline (sm_90, PTX 8.0), stopped before
+# gpu-module-to-binary: MLIR GPU programs as MLIR compilers hand them to
+# ptxcc, LLVM/NVVM inside gpu.module with host code beside it
+# (`mlir-opt --gpu-lower-to-nvvm-pipeline --dump-pass-pipeline` lists it).
+gpu_lower_to_nvvm = (
+    "builtin.module(convert-nvgpu-to-nvvm,gpu-kernel-outlining,convert-vector-to-scf,convert-scf-to-cf,"
+    "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
+    "nvvm-attach-target{chip=sm_90 features=+ptx80},lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
+    "canonicalize,cse,gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),gpu-to-llvm,"
+    "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts)"
+)
+config.substitutions.append(("%gpu-lower-to-nvvm", f"{llvm_bin}/mlir-opt --pass-pipeline='{gpu_lower_to_nvvm}'"))
+config.substitutions.append(
+    ("%gpu-binary-ptx", f"{llvm_bin}/mlir-opt --gpu-module-to-binary=format=isa | python3 {repo}/scripts/gpu_binary_ptx.py")
+)
 # FileCheck, not, mlir-opt, mlir-translate, llc and clang come from llvm_bin
 # (first on PATH), never from elsewhere on the machine.
 for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang"]:

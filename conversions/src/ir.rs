@@ -243,18 +243,32 @@ pub fn call_argument_index(call: OperationRef, operand: usize) -> Option<usize> 
 }
 
 /// Every `llvm.func` in `module` (in nested modules too, not inside function
-/// bodies), in order.
+/// bodies), in order; host code ([`is_host_function`]) is not ptxcc's and
+/// is left out.
 pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut found = Vec::new();
     module.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) != "llvm.func" {
             return WalkResult::Advance;
         }
-        found.push(op.to_raw());
+        if !is_host_function(op) {
+            found.push(op.to_raw());
+        }
         WalkResult::Skip // nothing inside a function body is a function
     });
     // SAFETY: the walk collected live ops of `module`, which outlives them.
     found.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }).collect()
+}
+
+/// The attribute MLIR GPU programs put on the module that holds both host
+/// code and `gpu.module`s (what `gpu.launch_func` requires).
+pub const GPU_CONTAINER_MODULE: &str = "gpu.container_module";
+
+/// Whether `func` is host code: a function directly inside a module marked
+/// `gpu.container_module`, whose device code lives in its `gpu.module`s.
+/// ptxcc leaves host code as it is.
+pub fn is_host_function(func: OperationRef) -> bool {
+    func.parent_operation().is_some_and(|parent| parent.has_attribute(GPU_CONTAINER_MODULE))
 }
 
 /// The symbol a `FlatSymbolRefAttr` names (`@f` -> `f`).

@@ -61,7 +61,7 @@ pub use rewrite::rewrite_argument;
 use crate::{
     abi::{check_param_space, classify::Thresholds, signature::function_signature, DataLayout, FunctionSignature},
     context::context_of,
-    ir::module_functions,
+    ir::{module_functions, op_name},
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
     options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
     pass::{PassId, PtxccPass},
@@ -183,10 +183,56 @@ pub type LoweringSummary = Vec<(String, usize, Strategy)>;
 ///
 /// Every kernel is planned first; a kernel with a problem is reported and
 /// left unchanged, the others are rewritten.
+///
+/// On a module marked `gpu.container_module` (an MLIR GPU program: host
+/// code beside `gpu.module`s) the host code is left alone and each
+/// `gpu.module` is lowered on its own, exactly as
+/// `builtin.module(gpu.module(lower-struct-args))` lowers it: each is its own
+/// symbol table, and its kernels are launched from host code, so their
+/// signatures never change (`flatten-kernel-args` does not apply there).
 pub fn lower_struct_args(
     module: OperationRef,
     options: &LowerStructArgsOptions,
 ) -> Result<LoweringSummary, LowerStructArgsError> {
+    if !module.has_attribute(crate::ir::GPU_CONTAINER_MODULE) {
+        return lower_module(module, options);
+    }
+    let (mut summary, mut kernels, mut problems) = (Vec::new(), 0, 0);
+    let mut next = module.region_at(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op_name(op) != "gpu.module" {
+            continue;
+        }
+        let gpu_module = op;
+        match lower_module(gpu_module, options) {
+            Ok(done) => summary.extend(done),
+            Err(LowerStructArgsError::Kernels { kernels: k, problems: p }) => {
+                kernels += k;
+                problems += p;
+            }
+        }
+    }
+    if kernels > 0 {
+        return Err(LowerStructArgsError::Kernels { kernels, problems });
+    }
+    Ok(summary)
+}
+
+/// [`lower_struct_args`] on one symbol table: `module` and the modules
+/// nested in it.
+fn lower_module(
+    module: OperationRef,
+    options: &LowerStructArgsOptions,
+) -> Result<LoweringSummary, LowerStructArgsError> {
+    let launched_from_host = op_name(module) == "gpu.module";
+    let no_flattening;
+    let options = if launched_from_host && options.flatten_kernel_args {
+        no_flattening = LowerStructArgsOptions { flatten_kernel_args: false, ..options.clone() };
+        &no_flattening
+    } else {
+        options
+    };
     let context = context_of(module);
     // SAFETY: setting a discardable attribute on the live module op.
     unsafe {

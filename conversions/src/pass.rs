@@ -24,6 +24,41 @@ use crate::{
     options::PassOptions,
 };
 
+/// The ops a module-level ptxcc pass runs on: MLIR's top-level module and
+/// the `gpu.module`s of MLIR GPU programs, where upstream nests its own GPU
+/// passes (`builtin.module(gpu.module(ptxcc-pipeline))`).
+pub const MODULE_OPS: &[&str] = &["builtin.module", "gpu.module"];
+
+/// The op name a pass anchored on `anchor` is created with: module-level
+/// passes are generic operation passes (MLIR lets them run under any pass
+/// manager; the body checks the op is one of [`MODULE_OPS`]), function
+/// passes are anchored on `llvm.func`.
+fn creation_anchor(anchor: &'static str) -> &'static str {
+    if anchor == MODULE_OPS[0] {
+        ""
+    } else {
+        anchor
+    }
+}
+
+/// Whether a pass anchored on `anchor` may run on `op`; reports why not at
+/// the op. Host functions (see [`crate::ir::is_host_function`]) are skipped
+/// silently by function passes.
+fn runs_on(pass: &str, anchor: &str, op: OperationRef) -> Option<bool> {
+    let name = op_name(op);
+    if anchor == MODULE_OPS[0] {
+        if MODULE_OPS.contains(&name) {
+            return Some(true);
+        }
+        emit_error(
+            op.location(),
+            &format!("'{pass}' runs on a module ('builtin.module' or 'gpu.module'), not on '{name}'"),
+        );
+        return None;
+    }
+    Some(!crate::ir::is_host_function(op))
+}
+
 /// The identity MLIR knows a pass by: one `static` per pass.
 #[repr(align(8))]
 pub struct PassId;
@@ -33,7 +68,8 @@ pub struct PassId;
 pub trait PtxccPass: PassOptions {
     /// The C++-style name MLIR shows in timings (`LowerStructArgs`).
     const NAME: &'static str;
-    /// The op it runs on (`builtin.module`, `llvm.func`).
+    /// The op it runs on: `llvm.func`, or `builtin.module` for a pass that
+    /// runs on a module (any of [`MODULE_OPS`]).
     const ANCHOR: &'static str;
     /// The pass's identity (a `static PassId` of its own).
     const ID: &'static PassId;
@@ -62,7 +98,12 @@ pub trait PtxccPass: PassOptions {
 pub fn pass_from_fn<T: PtxccPass>(id: &'static PassId, body: impl Fn(OperationRef) -> bool + Clone + 'static) -> Pass {
     create_external(
         move |operation: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            if !contain_panics(T::PASS, operation, || body(operation)) {
+            let ok = match runs_on(T::PASS, T::ANCHOR, operation) {
+                None => false,
+                Some(false) => true,
+                Some(true) => contain_panics(T::PASS, operation, || body(operation)),
+            };
+            if !ok {
                 pass.signal_failure();
             }
         },
@@ -70,7 +111,7 @@ pub fn pass_from_fn<T: PtxccPass>(id: &'static PassId, body: impl Fn(OperationRe
         T::NAME,
         T::PASS,
         T::SUMMARY,
-        T::ANCHOR,
+        creation_anchor(T::ANCHOR),
         &[],
     )
 }
@@ -97,28 +138,31 @@ pub fn contain_panics(pass: &str, op: OperationRef, body: impl FnOnce() -> bool)
 
 static NESTED_FUNCTIONS_ID: PassId = PassId;
 
-/// A pass on `builtin.module` that runs `body` on every `llvm.func` inside
-/// the module's nested modules (`builtin.module`, `gpu.module`, at any
-/// depth), one after the other: the functions a pass manager nested on
-/// `llvm.func` does not reach. `pass` names the work in errors.
+/// A pass on a module (any of [`MODULE_OPS`]) that runs `body` on every
+/// `llvm.func` inside the module's nested modules (`builtin.module`,
+/// `gpu.module`, at any depth), one after the other: the functions a pass
+/// manager nested on `llvm.func` does not reach. `pass` names the work in
+/// errors.
 pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> bool + Clone + 'static) -> Pass {
     create_external(
         move |module: OperationRef<'_, '_>, external: ExternalPass<'_>| {
-            let ok = contain_panics(pass, module, || {
-                // Only the ops beside the functions are looked into: walking
-                // the whole module cost as much as a pass on large modules.
-                let mut ok = true;
-                let mut next = module.region_at(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
-                while let Some(op) = next {
-                    if op_name(op) != "llvm.func" && op.region_count() > 0 {
-                        for func in module_functions(op) {
-                            ok &= body(func);
+            let ok = runs_on(pass, MODULE_OPS[0], module).is_some()
+                && contain_panics(pass, module, || {
+                    // Only the ops beside the functions are looked into: walking
+                    // the whole module cost as much as a pass on large modules.
+                    let mut ok = true;
+                    let mut next =
+                        module.region_at(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+                    while let Some(op) = next {
+                        if op_name(op) != "llvm.func" && op.region_count() > 0 {
+                            for func in module_functions(op) {
+                                ok &= body(func);
+                            }
                         }
+                        next = op.next_in_block();
                     }
-                    next = op.next_in_block();
-                }
-                ok
-            });
+                    ok
+                });
             if !ok {
                 external.signal_failure();
             }
@@ -127,7 +171,7 @@ pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> 
         "PtxccNestedFunctions",
         pass,
         "Runs a function pass on the functions inside nested modules",
-        "builtin.module",
+        creation_anchor(MODULE_OPS[0]),
         &[],
     )
 }

@@ -13,7 +13,7 @@ use std::{
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use ptxcc::{
-    opt::{process, Emit, OptConfig},
+    opt::{is_bytecode, process, process_input, Emit, OptConfig},
     registry::{PASSES, UPSTREAM_PASSES},
 };
 
@@ -37,6 +37,7 @@ fn command() -> Command {
         .arg(flag("mlir-print-ir-after-failure", "Print the IR after a pass that fails (to standard error)"))
         .arg(flag("mlir-timing", "Print the time each pass took (to standard error)"))
         .arg(flag("mlir-print-op-generic", "Print every op in the generic form"))
+        .arg(flag("emit-bytecode", "Write MLIR bytecode instead of text (bytecode input is detected by itself)"))
         .arg(flag("allow-unregistered-dialect", "Accept ops of dialects that are not registered"))
         .arg(flag("print-irdl", "Print the IRDL definition of the ptxcc dialect (for mlir-opt --irdl-file) and exit"))
         .arg(
@@ -178,7 +179,7 @@ fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
 /// `/dev/full`, a FIFO, a symbolic link) is opened and written in place: a
 /// rename would replace the device node or the link with a regular file.
 /// Every write error is reported, the last flush included.
-fn write_output(path: &Path, text: &str) -> io::Result<()> {
+fn write_output(path: &Path, text: &[u8]) -> io::Result<()> {
     match fs::symlink_metadata(path) {
         Ok(metadata) if metadata.file_type().is_file() => write_atomically(path, text, Some(metadata.permissions())),
         Ok(_) => write_in_place(path, text),
@@ -188,15 +189,15 @@ fn write_output(path: &Path, text: &str) -> io::Result<()> {
 }
 
 /// Opens `path` for writing (truncating it) and writes `text`.
-fn write_in_place(path: &Path, text: &str) -> io::Result<()> {
+fn write_in_place(path: &Path, text: &[u8]) -> io::Result<()> {
     let mut file = fs::OpenOptions::new().write(true).truncate(true).open(path)?;
-    file.write_all(text.as_bytes())?;
+    file.write_all(text)?;
     file.flush()
 }
 
 /// Writes `text` to a temporary file beside `path` and renames it over
 /// `path`, giving it `permissions` (those of the file it replaces).
-fn write_atomically(path: &Path, text: &str, permissions: Option<fs::Permissions>) -> io::Result<()> {
+fn write_atomically(path: &Path, text: &[u8], permissions: Option<fs::Permissions>) -> io::Result<()> {
     let directory = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let temporary: PathBuf = directory.join(format!(".{file_name}.ptxcc-opt-{}.tmp", std::process::id()));
@@ -204,7 +205,7 @@ fn write_atomically(path: &Path, text: &str, permissions: Option<fs::Permissions
     let _ = fs::remove_file(&temporary);
     let result = (|| {
         let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&temporary)?;
-        file.write_all(text.as_bytes())?;
+        file.write_all(text)?;
         file.sync_all()?;
         if let Some(permissions) = permissions {
             fs::set_permissions(&temporary, permissions)?;
@@ -219,9 +220,9 @@ fn write_atomically(path: &Path, text: &str, permissions: Option<fs::Permissions
 
 /// Writes `text` to standard output. A reader that went away (`| head`) ends
 /// the run quietly with a failure; any other error is reported.
-fn write_stdout(text: &str) -> Result<bool, String> {
+fn write_stdout(text: &[u8]) -> Result<bool, String> {
     let mut stdout = io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout.write_all(text).and_then(|()| stdout.flush()) {
         Ok(()) => Ok(true),
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(false),
         Err(error) => Err(format!("error: cannot write standard output: {}", io_reason(&error))),
@@ -248,18 +249,24 @@ fn run() -> Result<bool, String> {
         print_ir_after_all: matches.get_flag("mlir-print-ir-after-all"),
         print_ir_after_failure: matches.get_flag("mlir-print-ir-after-failure"),
         timing: matches.get_flag("mlir-timing"),
-        emit: if matches.get_one::<String>("emit").map(String::as_str) == Some("llvm") {
-            Emit::Llvm
-        } else {
-            Emit::Mlir
+        emit: match (matches.get_one::<String>("emit").map(String::as_str), matches.get_flag("emit-bytecode")) {
+            (Some("llvm"), true) => {
+                return Err("error: --emit-bytecode writes MLIR; it cannot be combined with --emit=llvm".into())
+            }
+            (Some("llvm"), false) => Emit::Llvm,
+            (_, true) => Emit::Bytecode,
+            (_, false) => Emit::Mlir,
         },
         allow_unregistered_dialect: matches.get_flag("allow-unregistered-dialect"),
         print_generic: matches.get_flag("mlir-print-op-generic"),
     };
     let input = matches.get_one::<String>("input").map(String::as_str).unwrap_or("-");
     let (bytes, name) = read_input(input)?;
-    let source = decode(bytes, &name)?;
-    let outcome = process(&config, &source, &name);
+    let outcome = if is_bytecode(&bytes) {
+        process_input(&config, &bytes, &name)
+    } else {
+        process(&config, &decode(bytes, &name)?, &name)
+    };
     eprint!("{}", outcome.messages);
     let written = match matches.get_one::<String>("output").map(String::as_str) {
         Some("-") | None => write_stdout(&outcome.output)?,

@@ -8,6 +8,7 @@
 //   * parse a buffer under a file name *into a module* (implicit module);
 //   * find the file/line/column inside a nested location;
 //   * turn off the "see current operation" note on diagnostics;
+//   * say which op a (nested) pass manager is anchored on;
 //   * translate to LLVM IR text without crashing on failure.
 // Each function below does one of those and calls back into Rust. No
 // lowering logic lives here.
@@ -20,8 +21,13 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/IRDL/IR/IRDL.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -81,6 +87,13 @@ void ptxccRegisterPassPipeline(MlirStringRef name, MlirStringRef description,
       [](function_ref<void(const detail::PassOptions &)>) {});
 }
 
+/// The op name `pm` is anchored on (`builtin.module`, `gpu.module`,
+/// `llvm.func`, `any`); valid while `pm` lives.
+MlirStringRef ptxccOpPassManagerAnchor(MlirOpPassManager pm) {
+  StringRef name = unwrap(pm)->getOpAnchorName();
+  return MlirStringRef{name.data(), name.size()};
+}
+
 /// Registers the upstream passes ptxcc-opt offers by name.
 void ptxccRegisterUpstreamPasses() {
   registerCanonicalizerPass();
@@ -100,9 +113,14 @@ void ptxccRegisterUpstreamPasses() {
 void ptxccRegisterDialects(MlirDialectRegistry registry) {
   DialectRegistry &r = *unwrap(registry);
   // DLTI carries the data layout that `mlir-translate --import-llvm` puts
-  // on modules it imports from clang.
+  // on modules it imports from clang. `gpu` holds the kernels of MLIR GPU
+  // programs (`gpu.module`, `gpu.launch_func`, `gpu.binary`); `arith`,
+  // `cf`, `scf` and `memref` are the host code those programs carry
+  // beside them before it reaches the LLVM dialect, passed through as is.
   r.insert<DLTIDialect, func::FuncDialect, LLVM::LLVMDialect,
-           NVVM::NVVMDialect, irdl::IRDLDialect>();
+           NVVM::NVVMDialect, irdl::IRDLDialect, gpu::GPUDialect,
+           arith::ArithDialect, cf::ControlFlowDialect, scf::SCFDialect,
+           memref::MemRefDialect>();
   registerBuiltinDialectTranslation(r);
   registerLLVMDialectTranslation(r);
   registerNVVMDialectTranslation(r);

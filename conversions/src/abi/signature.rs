@@ -224,7 +224,50 @@ pub fn function_target(func: OperationRef, chip: Option<&str>, ptx: Option<u32>)
         // `#llvm.target_features<["+ptx81", "+sm_90"]>`
         a.to_string().split('"').skip(1).step_by(2).map(str::to_string).collect()
     });
+    if function_chip.is_none() && features.is_none() {
+        if let Some((module_chip, module_features)) = gpu_module_target(func) {
+            return Target::resolve(chip, ptx, Some(&module_chip), Some(&module_features));
+        }
+    }
     Target::resolve(chip, ptx, function_chip, features.as_deref())
+}
+
+/// The NVVM target of the `gpu.module` around `func`, as (chip, features):
+/// what upstream's `gpu-module-to-binary` compiles it for
+/// (`#nvvm.target<chip = "sm_90", features = "+ptx80">`, with NVVM's
+/// defaults `sm_50` and `+ptx60` for what it leaves out). With several NVVM
+/// targets, the one with the oldest chip: ptxcc's output must assemble for
+/// each.
+pub fn gpu_module_target(func: OperationRef) -> Option<(String, Vec<String>)> {
+    let mut current = func.parent_operation();
+    while let Some(op) = current {
+        if crate::ir::op_name(op) == "gpu.module" {
+            let targets = op.attribute("targets").ok()?.to_string();
+            return targets
+                .split("#nvvm.target")
+                .skip(1)
+                .map(|target| {
+                    let body = target.split('>').next().unwrap_or_default();
+                    let field = |name: &str, default: &str| {
+                        body.split(&format!("{name} = \""))
+                            .nth(1)
+                            .and_then(|rest| rest.split('"').next())
+                            .unwrap_or(default)
+                            .to_string()
+                    };
+                    let features = field("features", "+ptx60").split(',').map(str::to_string).collect::<Vec<_>>();
+                    (field("chip", "sm_50"), features)
+                })
+                .min_by_key(|(chip, _)| {
+                    chip.trim_start_matches("sm_")
+                        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                        .parse::<u32>()
+                        .unwrap_or(0)
+                });
+        }
+        current = op.parent_operation();
+    }
+    None
 }
 
 /// The input types and variadic flag of an `!llvm.func` type, or `None`

@@ -2,7 +2,8 @@
 //! non-kernels, seed 003's call-site side).
 //!
 //! A device function changes signature only when every use of its symbol is
-//! a direct `llvm.call` in the module: local linkage (`internal`/`private`),
+//! a direct `llvm.call` in the module: local linkage (`internal`/`private`)
+//! or MLIR's private symbol visibility (`func.func private` lowered),
 //! address never taken, not variadic. Its call sites are rewritten with it.
 //! Per parameter ([`plan_parameter`]):
 //!
@@ -272,7 +273,10 @@ fn inherent_symbol_attributes(name: &str) -> Option<&'static [&'static str]> {
     }
 }
 
-/// The flat symbols an attribute names, through arrays and dictionaries.
+/// The symbols an attribute names, through arrays and dictionaries: a flat
+/// reference's name, and a nested one's (`@kernels::@add`, what
+/// `gpu.launch_func` holds) every part, so that a function reached that way
+/// keeps its signature.
 fn symbols_in(attribute: Attribute) -> Vec<String> {
     if let Some(name) = flat_symbol_name(attribute) {
         return vec![name];
@@ -280,6 +284,15 @@ fn symbols_in(attribute: Attribute) -> Vec<String> {
     // SAFETY: reading a live attribute after checking its kind.
     unsafe {
         let raw = attribute.to_raw();
+        if mlir_sys::mlirAttributeIsASymbolRef(raw) {
+            let text =
+                |r: mlir_sys::MlirStringRef| melior::StringRef::from_raw(r).as_str().unwrap_or_default().to_string();
+            let mut names = vec![text(mlir_sys::mlirSymbolRefAttrGetRootReference(raw))];
+            for i in 0..mlir_sys::mlirSymbolRefAttrGetNumNestedReferences(raw) {
+                names.extend(symbols_in(Attribute::from_raw(mlir_sys::mlirSymbolRefAttrGetNestedReference(raw, i))));
+            }
+            return names;
+        }
         if mlir_sys::mlirAttributeIsAArray(raw) {
             return (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
                 .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i))))
@@ -312,10 +325,20 @@ pub fn signature_is_fixed(
     if func.region_at(0).ok().and_then(|r| r.first_block()).is_none() {
         return Some("it is only declared");
     }
-    if !matches!(
-        linkage(func),
-        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
-    ) {
+    // MLIR's private visibility promises the same as local linkage: no
+    // reference from outside the symbol table (what `func.func private`
+    // becomes through convert-func-to-llvm, with external linkage).
+    let private_symbol = func
+        .attribute("sym_visibility")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .is_some_and(|a| a.value() == "private");
+    if !private_symbol
+        && !matches!(
+            linkage(func),
+            mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
+        )
+    {
         return Some("it is visible outside the module");
     }
     if is_variadic(func) {
