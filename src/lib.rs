@@ -98,7 +98,7 @@ pub use ptxcc_conversions::{
     OptionError, OptionInfo, PassOptions,
 };
 pub use ptxcc_dialect as dialect;
-pub use registry::{register_passes, AddPassError, PassInfo, PASSES};
+pub use registry::{register_passes, register_ptxcc_passes, AddPassError, PassInfo, PASSES};
 
 use melior::pass::PassManager;
 

@@ -159,6 +159,16 @@ pub fn register_passes() {
     ONCE.call_once(|| {
         // SAFETY: registration functions of the shim; the registry is global.
         unsafe { shim::ptxccRegisterUpstreamPasses() };
+        register_ptxcc_passes();
+    });
+}
+
+/// Registers every pass of [`PASSES`] (not the upstream ones: a C++ MLIR
+/// tool that loads ptxcc as a plugin has those already), once per process.
+pub fn register_ptxcc_passes() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        ptxcc_dialect::verify::set_remark_emitter(shim::ptxccEmitRemark);
         for (index, pass) in PASSES.iter().enumerate() {
             // SAFETY: the strings are 'static and the callback is valid for
             // the life of the process; `index` is passed as the user data.

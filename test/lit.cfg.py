@@ -59,3 +59,10 @@ for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang"]:
 
 if shutil.which("ptxas"):
     config.available_features.add("ptxas")
+
+# The MLIR pass plugin (`cargo xtask plugin`; `cargo xtask test` builds it and
+# passes its path): tests that load it into upstream mlir-opt need it.
+ptxcc_plugin = os.environ.get("PTXCC_PLUGIN")
+if ptxcc_plugin and os.path.exists(ptxcc_plugin):
+    config.available_features.add("ptxcc-plugin")
+    config.substitutions.append(("%ptxcc-plugin", os.path.abspath(ptxcc_plugin)))

@@ -185,7 +185,8 @@ pub type LoweringSummary = Vec<(String, usize, Strategy)>;
 /// left unchanged, the others are rewritten.
 ///
 /// On a module marked `gpu.container_module` (an MLIR GPU program: host
-/// code beside `gpu.module`s) the host code is left alone and each
+/// code beside `gpu.module`s), or one whose only functions are in
+/// `gpu.module`s, the host code is left alone and each
 /// `gpu.module` is lowered on its own, exactly as
 /// `builtin.module(gpu.module(lower-struct-args))` lowers it: each is its own
 /// symbol table, and its kernels are launched from host code, so their
@@ -194,7 +195,7 @@ pub fn lower_struct_args(
     module: OperationRef,
     options: &LowerStructArgsOptions,
 ) -> Result<LoweringSummary, LowerStructArgsError> {
-    if !module.has_attribute(crate::ir::GPU_CONTAINER_MODULE) {
+    if !holds_only_gpu_modules(module) {
         return lower_module(module, options);
     }
     let (mut summary, mut kernels, mut problems) = (Vec::new(), 0, 0);
@@ -217,6 +218,25 @@ pub fn lower_struct_args(
         return Err(LowerStructArgsError::Kernels { kernels, problems });
     }
     Ok(summary)
+}
+
+/// Whether `module`'s device code is all in `gpu.module`s directly inside
+/// it: it is a `gpu.container_module` (its own functions are host code), or
+/// it holds `gpu.module`s and no function outside them.
+fn holds_only_gpu_modules(module: OperationRef) -> bool {
+    if op_name(module) == "gpu.module" {
+        return false;
+    }
+    if module.has_attribute(crate::ir::GPU_CONTAINER_MODULE) {
+        return true;
+    }
+    let in_gpu_module = |func: &OperationRef| {
+        func.parent_operation().is_some_and(|parent| {
+            op_name(parent) == "gpu.module" && parent.parent_operation().is_some_and(|p| p == module)
+        })
+    };
+    let functions = module_functions(module);
+    !functions.is_empty() && functions.iter().all(in_gpu_module)
 }
 
 /// [`lower_struct_args`] on one symbol table: `module` and the modules

@@ -15,7 +15,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, r#type::TypeId, OperationRef, RegionLike},
-    pass::{create_external, ExternalPass, Pass},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    ContextRef,
 };
 use ptxcc_dialect::verify::emit_error;
 
@@ -93,11 +94,32 @@ pub trait PtxccPass: PassOptions {
     }
 }
 
+/// A ptxcc pass body as MLIR's external pass: it loads the `ptxcc` dialect
+/// into the context when the pass manager initialises it (before any pass
+/// runs, and before MLIR's threads start), so the passes also work in a
+/// context that ptxcc did not prepare: a compiler's own, or upstream
+/// `mlir-opt` with the ptxcc plugin.
+#[derive(Clone)]
+struct PtxccExternal<F>(F);
+
+impl<'c, F: FnMut(OperationRef<'c, '_>, ExternalPass<'_>) + Clone> RunExternalPass<'c> for PtxccExternal<F> {
+    fn initialize(&mut self, context: ContextRef<'c>) {
+        // SAFETY: `context` lives for the call; `to_ref` points into it.
+        let context = unsafe { context.to_ref() };
+        // A failure shows later, as ops that do not verify.
+        let _ = ptxcc_dialect::load(context);
+    }
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        (self.0)(operation, pass)
+    }
+}
+
 /// The pass `T` (identified by `id`, a `static PassId` of its own) that runs
 /// `body` on its op and fails when `body` returns false or panics.
 pub fn pass_from_fn<T: PtxccPass>(id: &'static PassId, body: impl Fn(OperationRef) -> bool + Clone + 'static) -> Pass {
     create_external(
-        move |operation: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
+        PtxccExternal(move |operation: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
             let ok = match runs_on(T::PASS, T::ANCHOR, operation) {
                 None => false,
                 Some(false) => true,
@@ -106,7 +128,7 @@ pub fn pass_from_fn<T: PtxccPass>(id: &'static PassId, body: impl Fn(OperationRe
             if !ok {
                 pass.signal_failure();
             }
-        },
+        }),
         TypeId::create(id),
         T::NAME,
         T::PASS,
@@ -145,7 +167,7 @@ static NESTED_FUNCTIONS_ID: PassId = PassId;
 /// errors.
 pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> bool + Clone + 'static) -> Pass {
     create_external(
-        move |module: OperationRef<'_, '_>, external: ExternalPass<'_>| {
+        PtxccExternal(move |module: OperationRef<'_, '_>, external: ExternalPass<'_>| {
             let ok = runs_on(pass, MODULE_OPS[0], module).is_some()
                 && contain_panics(pass, module, || {
                     // Only the ops beside the functions are looked into: walking
@@ -166,7 +188,7 @@ pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> 
             if !ok {
                 external.signal_failure();
             }
-        },
+        }),
         TypeId::create(&NESTED_FUNCTIONS_ID),
         "PtxccNestedFunctions",
         pass,

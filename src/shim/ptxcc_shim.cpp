@@ -22,6 +22,7 @@
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -115,12 +116,13 @@ void ptxccRegisterDialects(MlirDialectRegistry registry) {
   // DLTI carries the data layout that `mlir-translate --import-llvm` puts
   // on modules it imports from clang. `gpu` holds the kernels of MLIR GPU
   // programs (`gpu.module`, `gpu.launch_func`, `gpu.binary`); `arith`,
-  // `cf`, `scf` and `memref` are the host code those programs carry
-  // beside them before it reaches the LLVM dialect, passed through as is.
+  // `cf`, `scf`, `memref` and `async` are the host code those programs
+  // carry beside them (upstream's GPU lowering leaves `async.execute` in host
+  // code), passed through as is.
   r.insert<DLTIDialect, func::FuncDialect, LLVM::LLVMDialect,
            NVVM::NVVMDialect, irdl::IRDLDialect, gpu::GPUDialect,
            arith::ArithDialect, cf::ControlFlowDialect, scf::SCFDialect,
-           memref::MemRefDialect>();
+           memref::MemRefDialect, async::AsyncDialect>();
   registerBuiltinDialectTranslation(r);
   registerLLVMDialectTranslation(r);
   registerNVVMDialectTranslation(r);

@@ -12,13 +12,16 @@ Commands:
   fuzz    Run generated modules through the release ptxcc-opt and judge
           each outcome (test/fuzz/fuzz.py); failures are reduced and
           written to a folder
+  plugin  Build ptxcc's passes as an MLIR pass plugin for C++ tools on
+          the shared libMLIR (`mlir-opt --load-pass-plugin=PATH`); prints
+          the plugin's path as the last line
   help    Print this message
 
 Options for `test`:
   --no-install   Only check for LLVM/MLIR 22; fail instead of running apt-get
   --lit-only     Skip `cargo test` (still builds the binaries and runs lit)
 
-Options for `demo`:
+Options for `demo` and `plugin`:
   --no-install   Only check for LLVM/MLIR 22; fail instead of running apt-get
 
 Options for `fuzz`:
@@ -43,6 +46,8 @@ pub enum Command {
     Demo(DemoOptions),
     /// Run generated modules through ptxcc-opt.
     Fuzz(FuzzOptions),
+    /// Build the MLIR pass plugin (the options are `demo`'s).
+    Plugin(DemoOptions),
 }
 
 /// Options of `cargo xtask test`.
@@ -96,6 +101,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         "test" => parse_test(&rest).map(Command::Test),
         "demo" => parse_demo(&rest).map(Command::Demo),
         "fuzz" => parse_fuzz(&rest).map(Command::Fuzz),
+        "plugin" => parse_demo(&rest).map(Command::Plugin),
         other => Err(format!("unknown command `{other}`")),
     }
 }
@@ -124,7 +130,7 @@ fn parse_demo(args: &[String]) -> Result<DemoOptions, String> {
     for arg in args {
         match arg.as_str() {
             "--no-install" => options.install = false,
-            other => return Err(format!("unknown option `{other}` for `demo`")),
+            other => return Err(format!("unknown option `{other}`")),
         }
     }
     Ok(options)
@@ -188,6 +194,8 @@ mod tests {
     #[test]
     fn demo_flags() {
         assert_eq!(parse_strs(&["demo", "--no-install"]), Ok(Command::Demo(DemoOptions { install: false })));
+        assert_eq!(parse_strs(&["plugin"]), Ok(Command::Plugin(DemoOptions { install: true })));
+        assert!(parse_strs(&["plugin", "--bogus"]).is_err());
         assert!(parse_strs(&["demo", "--lit-only"]).is_err());
     }
 

@@ -9,6 +9,7 @@ mod demo;
 mod exec;
 mod fuzz;
 mod llvm;
+mod plugin;
 mod test;
 mod workspace;
 
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         Command::Test(options) => test::run(&options),
         Command::Demo(options) => demo::run(&options),
         Command::Fuzz(options) => fuzz::run(&options),
+        Command::Plugin(options) => plugin::run(options.install),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::TestOptions;
 use crate::llvm::{self, Toolchain};
-use crate::{exec, workspace};
+use crate::{exec, plugin, workspace};
 
 /// Wall-clock time of each step that ran, in order.
 #[derive(Debug, Default)]
@@ -69,17 +69,26 @@ fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFai
     timings.time("build", || exec::run_streaming(cargo(&root).args(["build", "--workspace", "--bins"])))?;
     if !options.lit_only {
         timings.time("cargo test", || {
-            exec::run_streaming(cargo(&root).args(["test", "--workspace", "--exclude", "xtask"]))
+            exec::run_streaming(cargo(&root).args([
+                "test",
+                "--workspace",
+                "--exclude",
+                "xtask",
+                "--exclude",
+                "ptxcc-plugin",
+            ]))
         })?;
     }
-    timings.time("lit", || run_lit(&toolchain, &root, &workspace::ptxcc_opt()))?;
+    // The pass plugin for upstream mlir-opt (test/Plugin runs it).
+    let plugin = timings.time("plugin", || plugin::build(false))?;
+    timings.time("lit", || run_lit(&toolchain, &root, &workspace::ptxcc_opt(), &plugin))?;
     // The same suite against an optimised driver: undefined behaviour in
     // unsafe FFI code (a dangling reference, say) can pass in debug builds
     // and crash in release ones, which is what users and the benchmark run.
     timings.time("release build", || {
         exec::run_streaming(cargo(&root).args(["build", "--release", "-p", "ptxcc", "--bin", "ptxcc-opt"]))
     })?;
-    timings.time("lit (release)", || run_lit(&toolchain, &root, &workspace::ptxcc_opt_release()))
+    timings.time("lit (release)", || run_lit(&toolchain, &root, &workspace::ptxcc_opt_release(), &plugin))
 }
 
 /// A cargo command that runs in the workspace root.
@@ -90,7 +99,7 @@ fn cargo(root: &Path) -> Command {
 }
 
 /// Runs the lit suite in `test/` against the freshly built `driver`.
-fn run_lit(toolchain: &Toolchain, root: &Path, driver: &Path) -> Result<(), String> {
+fn run_lit(toolchain: &Toolchain, root: &Path, driver: &Path, plugin: &Path) -> Result<(), String> {
     if !exec::is_executable(driver) {
         return Err(format!("the driver was not built at {}", driver.display()));
     }
@@ -99,6 +108,7 @@ fn run_lit(toolchain: &Toolchain, root: &Path, driver: &Path) -> Result<(), Stri
     cmd.args(["-sv", "--time-tests", "test"])
         .current_dir(root)
         .env("PTXCC_OPT", driver)
+        .env("PTXCC_PLUGIN", plugin)
         .env("PATH", path_with_llvm_first()?);
     exec::run_streaming(&mut cmd)
 }
