@@ -1,36 +1,57 @@
 #!/usr/bin/env python3
-"""Compare the local memory of CUDA kernels compiled by llc alone and through ptxcc.
+"""Compare CUDA kernels compiled with and without ptxcc, in three flows.
 
 Usage:
     scripts/compare-local.py [options] FILE.cu [FILE.cu ...]
 
-Each file is compiled by clang to device LLVM IR at -O2 (in a temporary
-directory), then to PTX in two ways:
+Each file is compiled by clang to device LLVM IR (in a temporary directory)
+and then to PTX with and without ptxcc, in each flow asked for (--flow,
+repeatable; default a):
 
-    llc alone      llc FILE.ll
-    ptxcc + llc    mlir-translate --import-llvm FILE.ll
-                   | ptxcc-opt --ptxcc-pipeline | mlir-translate --mlir-to-llvmir | llc
+    a  where clang and llc put ptxcc: clang -O2 IR
+           without: llc FILE.ll
+           with:    mlir-translate --import-llvm | ptxcc-opt --ptxcc-pipeline
+                    | mlir-translate --mlir-to-llvmir | llc
+    b  where MLIR compilers put ptxcc, before LLVM's optimizer: unoptimized IR
+       (clang -O0 -Xclang -disable-O0-optnone)
+           without: opt -O3 | llc
+           with:    import | ptxcc-opt --ptxcc-pipeline=llvm-opt-after=true
+                    | translate | opt -O3 | llc
+    c  the MLIR GPU flow: the unoptimized IR, imported, inside
+       gpu.module @kernels [#nvvm.target<O = 3, chip, features>] of a
+       gpu.container_module
+           without: mlir-opt --gpu-module-to-binary=format=isa
+           with:    ptxcc-opt --ptxcc-pipeline | mlir-opt --gpu-module-to-binary=format=isa
+       (upstream's serialization runs LLVM's optimizer at O = 3, then llc)
 
-For every `.entry` kernel of the two PTX files the script prints
+For every `.entry` kernel the script prints, without / with ptxcc:
 
     local bytes    the sizes of the `.local .align N .b8 __local_depotK[SIZE];`
                    declarations of the kernel, summed;
     ld+st.local    the number of `ld.local*` and `st.local*` instructions (a
                    generic `ld`/`st` through a cvta'd local address is not
                    counted);
+    ld+st.param    the number of `ld.param*` and `st.param*` instructions;
     instructions   the number of PTX statements in the kernel's body: text
                    ending in `;`, comments and labels removed, that does not
                    begin with `.` (so `.reg`, `.local`, `.param` and other
                    declarations and directives are left out, and a call is one
                    instruction whatever the number of lines it spans).
 
-The exit status is 1 when, for some kernel, ptxcc + llc has more local bytes
-or more ld/st.local instructions than llc alone, when a kernel is missing
-from one of the two PTX files, or when a tool fails (its stderr is printed);
-it is 0 otherwise. The last line of the output is a summary.
+A kernel is WORSE when ptxcc gives it more local bytes or more ld/st.local;
+with --strict (what the tests pass) also when it gets more instructions, or
+more memory accesses of the two spaces together (ld/st.local + ld/st.param:
+reading a struct field by field from param space where llc copies it to
+local memory and reads the copy costs an ld.param or two more and saves
+every local access, which is no regression). The exit status is 1 when a kernel is worse,
+a kernel is missing from one of the two PTX files, or a tool fails (its
+stderr is printed); it is 0 otherwise. The last line of the output is a
+summary.
 
 Options:
-    --llvm-bin DIR        clang, llc and mlir-translate (default /usr/lib/llvm-22/bin)
+    --flow a|b|c          the flows to compare (repeatable; default a)
+    --strict              instructions and ld/st.local + ld/st.param count as well
+    --llvm-bin DIR        clang, opt, llc, mlir-translate and mlir-opt (default /usr/lib/llvm-22/bin)
     --ptxcc-opt PATH      the driver (default <repo>/target/debug/ptxcc-opt)
     --chip CHIP           --cuda-gpu-arch / llc -mcpu / ptxcc chip (default sm_90)
     --ptx NN              PTX version x10: +ptxNN for clang and llc, ptxcc's ptx (default 80)
@@ -52,6 +73,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ptx_metrics import kernel_bodies, measure, strip_attributes  # noqa: E402
+from gpu_binary_ptx import gpu_binaries  # noqa: E402
+from gpu_module import in_gpu_module  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -72,20 +95,23 @@ def run(what, command):
         raise ToolError(what, command, result.stderr)
 
 
-def compile_file(path, args, tmp):
-    """Compiles one .cu file both ways; returns ({kernel: metrics}, {kernel: metrics})."""
+def compile_file(path, flow, args, tmp):
+    """Compiles one .cu file without and with ptxcc in `flow`; returns
+    ({kernel: metrics}, {kernel: metrics})."""
     def llvm(tool):
         return os.path.join(args.llvm_bin, tool)
 
-    base = os.path.join(tmp, os.path.splitext(os.path.basename(path))[0])
-    llc = [llvm("llc"), "-mtriple=nvptx64-nvidia-cuda", f"-mcpu={args.chip}", f"-mattr=+ptx{args.ptx}"]
+    base = os.path.join(tmp, os.path.splitext(os.path.basename(path))[0] + "." + flow)
+    target = ["-mtriple=nvptx64-nvidia-cuda", f"-mcpu={args.chip}", f"-mattr=+ptx{args.ptx}"]
+    llc = [llvm("llc")] + target
+    optimize = ["-O2"] if flow == "a" else ["-O0", "-Xclang", "-disable-O0-optnone"]
 
     ll = base + ".ll"
     run(
         "clang",
         [llvm("clang"), "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={args.chip}",
          "-nocudainc", "-nocudalib", "-Xclang", "-target-feature", "-Xclang", f"+ptx{args.ptx}",
-         "-O2", "-S", "-emit-llvm", path, "-o", ll],
+         *optimize, "-S", "-emit-llvm", path, "-o", ll],
     )
     if args.strip_attributes:
         with open(ll) as f:
@@ -93,26 +119,47 @@ def compile_file(path, args, tmp):
         ll = base + ".stripped.ll"
         with open(ll, "w") as f:
             f.write(stripped)
-
-    # llc alone also proves that the stripped IR still parses.
-    run("llc (llc alone)", llc + [ll, "-o", base + ".llc.ptx"])
     run("mlir-translate --import-llvm", [llvm("mlir-translate"), "--import-llvm", ll, "-o", base + ".mlir"])
-    run(
-        "ptxcc-opt",
-        [args.ptxcc_opt, base + ".mlir", f"--ptxcc-pipeline=chip={args.chip} ptx={args.ptx}",
-         "-o", base + ".ptxcc.mlir"],
-    )
-    run(
-        "mlir-translate --mlir-to-llvmir",
-        [llvm("mlir-translate"), "--mlir-to-llvmir", base + ".ptxcc.mlir", "-o", base + ".ptxcc.ll"],
-    )
-    run("llc (ptxcc + llc)", llc + [base + ".ptxcc.ll", "-o", base + ".ptxcc.ptx"])
+    # Flow b tells ptxcc that LLVM's optimizer comes next; in flow c the
+    # gpu.module's #nvvm.target says so (llvm-opt-after=auto).
+    after = " llvm-opt-after=true" if flow == "b" else ""
+    ptxcc = [args.ptxcc_opt, f"--ptxcc-pipeline=chip={args.chip} ptx={args.ptx}{after}"]
 
-    results = []
-    for ptx in (base + ".llc.ptx", base + ".ptxcc.ptx"):
-        with open(ptx) as f:
-            results.append({name: measure(body) for name, body in kernel_bodies(f.read())})
-    return results
+    if flow == "c":
+        with open(base + ".mlir") as f:
+            target = f'#nvvm.target<O = 3, chip = "{args.chip}", features = "+ptx{args.ptx}">'
+            gpu = in_gpu_module(f.read(), target)
+        with open(base + ".gpu.mlir", "w") as f:
+            f.write(gpu)
+        run("ptxcc-opt", ptxcc + [base + ".gpu.mlir", "-o", base + ".ptxcc.mlir"])
+        texts = []
+        for source, name in ((base + ".gpu.mlir", "without ptxcc"), (base + ".ptxcc.mlir", "with ptxcc")):
+            binary = source + ".bin"
+            run(f"mlir-opt --gpu-module-to-binary ({name})",
+                [llvm("mlir-opt"), source, "--gpu-module-to-binary=format=isa", "-o", binary])
+            with open(binary) as f:
+                texts.append("\n".join(ptx for _, ptx in gpu_binaries(f.read())))
+    else:
+        opt = [llvm("opt"), "-O3"] + target
+        plain = ll
+        if flow == "b":
+            run("opt -O3 (without ptxcc)", opt + [ll, "-o", base + ".opt.ll"])
+            plain = base + ".opt.ll"
+        # llc without ptxcc also proves that the stripped IR still parses.
+        run("llc (without ptxcc)", llc + [plain, "-o", base + ".llc.ptx"])
+        run("ptxcc-opt", ptxcc + [base + ".mlir", "-o", base + ".ptxcc.mlir"])
+        lowered = base + ".ptxcc.ll"
+        run("mlir-translate --mlir-to-llvmir",
+            [llvm("mlir-translate"), "--mlir-to-llvmir", base + ".ptxcc.mlir", "-o", lowered])
+        if flow == "b":
+            run("opt -O3 (with ptxcc)", opt + [lowered, "-o", base + ".ptxcc.opt.ll"])
+            lowered = base + ".ptxcc.opt.ll"
+        run("llc (with ptxcc)", llc + [lowered, "-o", base + ".ptxcc.ptx"])
+        texts = []
+        for ptx in (base + ".llc.ptx", base + ".ptxcc.ptx"):
+            with open(ptx) as f:
+                texts.append(f.read())
+    return [{name: measure(body) for name, body in kernel_bodies(text)} for text in texts]
 
 
 def plural(count, word):
@@ -122,11 +169,11 @@ def plural(count, word):
 
 def print_table(rows, markdown):
     """Prints the rows (the last cell marks a regression) as text or markdown."""
-    header = ["file", "kernel", "local bytes llc / ptxcc", "ld+st.local llc / ptxcc",
-              "instructions llc / ptxcc", ""]
+    header = ["flow", "file", "kernel", "local bytes without / with ptxcc", "ld+st.local", "ld+st.param",
+              "instructions", ""]
     if markdown:
         print("| " + " | ".join(header) + " |")
-        print("|---|---|---:|---:|---:|---|")
+        print("|---|---|---|---:|---:|---:|---:|---|")
         for row in rows:
             print("| " + " | ".join(row[:-1] + [f"**{row[-1]}**" if row[-1] else ""]) + " |")
         return
@@ -137,7 +184,7 @@ def print_table(rows, markdown):
 
 def main():
     parser = argparse.ArgumentParser(
-        description="Compare kernel local memory: llc alone vs ptxcc + llc.",
+        description="Compare kernels compiled without and with ptxcc, in three flows.",
         epilog="See the module docstring for the metrics and the exit status.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE.cu")
@@ -147,36 +194,45 @@ def main():
     parser.add_argument("--ptx", type=int, default=80)
     parser.add_argument("--strip-attributes", action="store_true")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--flow", action="append", choices=["a", "b", "c"])
+    parser.add_argument("--strict", action="store_true")
     args = parser.parse_args()
+    flows = args.flow or ["a"]
 
     rows = []
     kernels = worse = failures = 0
     with tempfile.TemporaryDirectory(prefix="compare-local.") as tmp:
-        for path in args.files:
-            try:
-                alone, ptxcc = compile_file(path, args, tmp)
-            except ToolError as error:
-                failures += 1
-                print(f"error: {path}: {error.what} failed: {' '.join(error.command)}", file=sys.stderr)
-                sys.stderr.write(error.stderr)
-                continue
-            for name in sorted(alone.keys() | ptxcc.keys()):
-                if name not in alone or name not in ptxcc:
+        for flow in flows:
+            for path in args.files:
+                try:
+                    alone, ptxcc = compile_file(path, flow, args, tmp)
+                except ToolError as error:
                     failures += 1
-                    where = "llc alone" if name not in alone else "ptxcc + llc"
-                    print(f"error: {path}: kernel {name} missing from the {where} PTX", file=sys.stderr)
+                    print(f"error: {path}: flow {flow}: {error.what} failed: {' '.join(error.command)}",
+                          file=sys.stderr)
+                    sys.stderr.write(error.stderr)
                     continue
-                kernels += 1
-                (bytes_a, access_a, inst_a), (bytes_p, access_p, inst_p) = alone[name], ptxcc[name]
-                regressed = bytes_p > bytes_a or access_p > access_a
-                worse += regressed
-                rows.append([path, name, f"{bytes_a} / {bytes_p}", f"{access_a} / {access_p}",
-                             f"{inst_a} / {inst_p}", "WORSE" if regressed else ""])
+                for name in sorted(alone.keys() | ptxcc.keys()):
+                    if name not in alone or name not in ptxcc:
+                        failures += 1
+                        where = "without ptxcc" if name not in alone else "with ptxcc"
+                        print(f"error: {path}: flow {flow}: kernel {name} missing from the PTX {where}",
+                              file=sys.stderr)
+                        continue
+                    kernels += 1
+                    (bytes_a, local_a, inst_a, param_a), (bytes_p, local_p, inst_p, param_p) = alone[name], ptxcc[name]
+                    regressed = bytes_p > bytes_a or local_p > local_a
+                    if args.strict:
+                        regressed = regressed or inst_p > inst_a or local_p + param_p > local_a + param_a
+                    worse += regressed
+                    rows.append([flow, os.path.basename(path), name, f"{bytes_a} / {bytes_p}", f"{local_a} / {local_p}",
+                                 f"{param_a} / {param_p}", f"{inst_a} / {inst_p}", "WORSE" if regressed else ""])
 
     print_table(rows, args.markdown)
     mode = ", attributes stripped" if args.strip_attributes else ""
-    print(f"\ncompare-local: {plural(kernels, 'kernel')} in {plural(len(args.files), 'file')}{mode}; "
-          f"ptxcc worse than llc alone: {worse}; failures: {failures}")
+    mode += ", strict" if args.strict else ""
+    print(f"\ncompare-local: {plural(kernels, 'kernel')} in {plural(len(args.files), 'file')}, "
+          f"flow {'+'.join(flows)}{mode}; ptxcc worse: {worse}; failures: {failures}")
     return 1 if worse or failures else 0
 
 

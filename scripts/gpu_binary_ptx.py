@@ -35,17 +35,22 @@ def unescape(text):
     return out.decode(errors="replace")
 
 
-def main():
-    source = sys.stdin.read()
-    found = 0
+def gpu_binaries(source):
+    """Yields (name, PTX) for each `gpu.binary` with an `assembly` in an MLIR
+    module's text."""
     for binary in re.finditer(r"gpu\.binary @([\w$.-]+)", source):
         rest = source[binary.end() :]
         assembly = re.search(r'assembly = "((?:[^"\\]|\\.)*)"', rest)
-        if not assembly:
-            continue
+        if assembly:
+            yield binary.group(1), unescape(assembly.group(1))
+
+
+def main():
+    found = 0
+    for name, ptx in gpu_binaries(sys.stdin.read()):
         found += 1
-        print(f"// gpu.binary @{binary.group(1)}")
-        print(unescape(assembly.group(1)))
+        print(f"// gpu.binary @{name}")
+        print(ptx)
     if not found:
         sys.exit("no gpu.binary with an assembly in the input")
 

@@ -106,9 +106,11 @@ def kernel_bodies(ptx):
 
 
 def measure(body):
-    """Returns (local bytes, ld/st.local count, instruction count) of a body."""
+    """Returns (local bytes, ld/st.local count, instruction count, ld/st.param
+    count) of a body."""
     local_bytes = 0
     local_accesses = 0
+    param_accesses = 0
     instructions = 0
     statement = ""
     for line in body:
@@ -129,4 +131,6 @@ def measure(body):
             opcode = words[1] if words[0].startswith("@") and len(words) > 1 else words[0]
             if opcode.startswith(("ld.local", "st.local")):
                 local_accesses += 1
-    return local_bytes, local_accesses, instructions
+            if opcode.startswith(("ld.param", "st.param")):
+                param_accesses += 1
+    return local_bytes, local_accesses, instructions, param_accesses

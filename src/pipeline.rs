@@ -36,7 +36,9 @@ pub struct PipelineOptions {
     /// Options of `lower-struct-args` (`max-byval-size`, the
     /// flatten/vector/sret thresholds, `flatten-kernel-args`, `chip`, `ptx`).
     pub lower: LowerStructArgsOptions,
-    /// Options of `lower-alloca` (`dynamic-alloca-size`).
+    /// Options of `lower-alloca` (`dynamic-alloca-size`, `local-allocas`,
+    /// `hoist-allocas`; its `llvm-opt-after` is ignored: the pipeline hands
+    /// it `lower`'s).
     pub alloca: LowerAllocaOptions,
     /// Options of `memory-space-opt` (`kernel-params-global`).
     pub memory: MemorySpaceOptOptions,
@@ -71,9 +73,15 @@ impl PipelineOptions {
         LowerStructArgsOptions { opt_byval: self.opt_byval, ..self.lower.clone() }
     }
 
+    /// The options `lower-alloca` runs with (`llvm-opt-after` is the one
+    /// `lower-struct-args` gets).
+    pub fn lower_alloca(&self) -> LowerAllocaOptions {
+        LowerAllocaOptions { llvm_opt_after: self.lower.llvm_opt_after, ..self.alloca }
+    }
+
     /// The options `memory-space-opt` runs with.
     pub fn memory_space_opt(&self) -> MemorySpaceOptOptions {
-        MemorySpaceOptOptions { opt_byval: self.opt_byval, ..self.memory }
+        MemorySpaceOptOptions { opt_byval: self.opt_byval, llvm_opt_after: self.lower.llvm_opt_after, ..self.memory }
     }
 
     /// The options `ptxcc-verify` runs with (when `verify` is on).
@@ -102,7 +110,7 @@ impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
     const SUMMARY: &'static str = "The whole ptxcc lowering, with one set of options shared by every pass";
     const OPTIONS: &'static [OptionInfo] = &[
-        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], ALLOCA[0], ALLOCA[1],
+        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], LOWER[8], ALLOCA[0], ALLOCA[1],
         ALLOCA[2], MEMORY[1], CONVERT[0], CONVERT[1], RUN_VERIFY, VERIFY[3],
     ];
 
@@ -130,11 +138,17 @@ impl PassOptions for PipelineOptions {
 }
 
 // The list above names every option of the pipeline's passes, each once:
-// `opt-byval` belongs to two passes and is listed once; of ptxcc-verify's
-// options only `strict-atomics` is its own (chip, ptx, opt-byval are
-// shared), and `verify` is the pipeline's.
+// `opt-byval` belongs to two passes and `llvm-opt-after` to three, and each
+// is listed once;
+// of ptxcc-verify's options only `strict-atomics` is its own (chip, ptx,
+// opt-byval are shared), and `verify` is the pipeline's.
 const _: () =
-    assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + ALLOCA.len() + MEMORY.len() + CONVERT.len() - 1 + 2);
+    assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + ALLOCA.len() + MEMORY.len() + CONVERT.len() - 3 + 2);
+const _: () = assert!(
+    str_eq(LOWER[8].name, "llvm-opt-after")
+        && str_eq(ALLOCA[3].name, "llvm-opt-after")
+        && str_eq(MEMORY[2].name, "llvm-opt-after")
+);
 const _: () = assert!(str_eq(LOWER[0].name, "opt-byval") && str_eq(MEMORY[0].name, "opt-byval"));
 const _: () = assert!(
     VERIFY.len() == 4
@@ -200,7 +214,7 @@ pub fn add_pipeline(pm: &impl AnyPassManager, options: &PipelineOptions) -> Resu
 pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: &PipelineOptions) {
     pm.add_pass(create_lower_struct_args_pass(&options.lower_struct_args()));
     on_functions(pm, anchor, |functions| {
-        functions.add_pass(create_lower_alloca_pass(&options.alloca));
+        functions.add_pass(create_lower_alloca_pass(&options.lower_alloca()));
         functions.add_pass(create_memory_space_opt_pass(&options.memory_space_opt()));
         functions.add_pass(create_convert_ptxcc_to_llvm_pass(&options.convert));
     });
@@ -213,7 +227,7 @@ pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: 
 
 /// Runs the function passes of the pipeline, in order, on one function.
 fn run_function_passes(func: OperationRef, options: &PipelineOptions) -> bool {
-    lower_alloca(func, &options.alloca).is_ok()
+    lower_alloca(func, &options.lower_alloca()).is_ok()
         && memory_space_opt(func, &options.memory_space_opt()).is_ok()
         && convert_ptxcc_to_llvm(func, &options.convert).is_ok()
 }

@@ -28,6 +28,9 @@ config.substitutions.append(("%llvm-bin", llvm_bin))
 config.substitutions.append(
     ("%llc-sm90", f"{llvm_bin}/llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80")
 )
+config.substitutions.append(
+    ("%opt-O3-sm90", f"{llvm_bin}/opt -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80")
+)
 config.substitutions.append(("%to-llvmir", f"{llvm_bin}/mlir-translate --mlir-to-llvmir"))
 config.substitutions.append(
     (
@@ -53,7 +56,7 @@ config.substitutions.append(
 )
 # FileCheck, not, mlir-opt, mlir-translate, llc and clang come from llvm_bin
 # (first on PATH), never from elsewhere on the machine.
-for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang"]:
+for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang", "opt"]:
     if not os.path.exists(os.path.join(llvm_bin, tool)):
         lit_config.fatal(f"{tool} not found in {llvm_bin}")
 

@@ -86,7 +86,7 @@ use crate::{
         addrspacecast, constant_int, detached, erase, first_result, has_no_uses, integer_attribute, integer_constant,
         nested_ops, op_name, replace_uses, type_attribute, uses,
     },
-    options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
+    options::{parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions},
     pass::{PassId, PtxccPass},
     slots,
 };
@@ -105,6 +105,13 @@ pub struct LowerAllocaOptions {
     /// (seed 004); by default only the entry block's slots move (to its
     /// top) and `llc` hoists the others after its SROA.
     pub hoist_allocas: bool,
+    /// Whether LLVM's optimizer runs on the output before `llc`: then the
+    /// slots stay as they are (dynamic ones are still checked), for `llc`
+    /// to move to local memory after it. A local view hides the slot's
+    /// alignment from LLVM's alignment inference, which then cannot pair
+    /// its stores (upstream's non-portable-cluster-launch: 8 st.local.b32
+    /// instead of 4 st.local.v2.b32).
+    pub llvm_opt_after: LlvmOptAfter,
 }
 
 impl PassOptions for LowerAllocaOptions {
@@ -127,6 +134,7 @@ impl PassOptions for LowerAllocaOptions {
             default: "false",
             description: "hoist constant-size allocas of every block to the entry block as seed 004 says; default: only the entry block's move to its top (llc hoists the others after its SROA)",
         },
+        LlvmOptAfter::OPTION,
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
@@ -134,6 +142,7 @@ impl PassOptions for LowerAllocaOptions {
             "dynamic-alloca-size" => self.dynamic_alloca_size = parse_u64(Self::PASS, name, value)?,
             "local-allocas" => self.local_allocas = parse_bool(Self::PASS, name, value)?,
             "hoist-allocas" => self.hoist_allocas = parse_bool(Self::PASS, name, value)?,
+            "llvm-opt-after" => self.llvm_opt_after = LlvmOptAfter::parse(Self::PASS, name, value)?,
             _ => return Err(unknown_option::<Self>(name)),
         }
         Ok(())
@@ -190,6 +199,9 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         if !dynamic.is_empty() {
             return Err(LowerAllocaError::Dynamic(dynamic.len()));
         }
+    }
+    if options.llvm_opt_after.applies_to(func) {
+        return Ok(());
     }
     let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
     // The slots of the entry block (all of them with `hoist-allocas`) go

@@ -63,7 +63,9 @@ use crate::{
     context::context_of,
     ir::{module_functions, op_name},
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
-    options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
+    options::{
+        parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions, TargetOptions,
+    },
     pass::{PassId, PtxccPass},
 };
 
@@ -91,6 +93,10 @@ pub struct LowerStructArgsOptions {
     /// The target of functions that do not name theirs (`cvta.param` and
     /// the param-space limit depend on it).
     pub target: TargetOptions,
+    /// Whether LLVM's optimizer runs on the output before `llc`; where it
+    /// does, a kernel `byval` parameter is lowered only when every use reads
+    /// it at a known place (see [`LlvmOptAfter`]).
+    pub llvm_opt_after: LlvmOptAfter,
 }
 
 impl Default for LowerStructArgsOptions {
@@ -103,6 +109,7 @@ impl Default for LowerStructArgsOptions {
             sret_threshold: 16,
             flatten_kernel_args: false,
             target: TargetOptions::default(),
+            llvm_opt_after: LlvmOptAfter::Auto,
         }
     }
 }
@@ -143,6 +150,7 @@ impl PassOptions for LowerStructArgsOptions {
         },
         TargetOptions::OPTIONS[0],
         TargetOptions::OPTIONS[1],
+        LlvmOptAfter::OPTION,
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
@@ -151,6 +159,7 @@ impl PassOptions for LowerStructArgsOptions {
         }
         match name {
             "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
+            "llvm-opt-after" => self.llvm_opt_after = LlvmOptAfter::parse(Self::PASS, name, value)?,
             "max-byval-size" => self.max_byval_size = parse_u64(Self::PASS, name, value)?,
             "flatten-threshold" => self.flatten_threshold = parse_u64(Self::PASS, name, value)?,
             "vector-threshold" => self.vector_threshold = parse_u64(Self::PASS, name, value)?,
@@ -323,6 +332,12 @@ fn lower_module(
             problems += errors.len();
             continue;
         }
+        if options.llvm_opt_after.applies_to(func) {
+            // LLVM's optimizer comes next: what it can still improve (a copy
+            // it would delete, an escape it would prove harmless) is left
+            // for llc to decide after it; reads at known places are lowered.
+            plans.retain(reads_at_known_places);
+        }
         let name = crate::abi::signature::function_name(func);
         for plan in &plans {
             rewrite_argument(func, plan);
@@ -333,6 +348,15 @@ fn lower_module(
         return Err(LowerStructArgsError::Kernels { kernels: failed, problems });
     }
     Ok(summary)
+}
+
+/// Whether every use of the parameter in `plan` reads it at a place known
+/// here (param-space loads and views), with no copy, no `memcpy` from it and
+/// no generic address: what LLVM's optimizer handles as well on the lowered
+/// form as on the original.
+fn reads_at_known_places(plan: &ArgumentPlan) -> bool {
+    plan.strategy == Strategy::ParamSpace
+        && !plan.actions.iter().any(|action| matches!(action, Action::CopyFrom { .. }))
 }
 
 impl LowerStructArgsOptions {

@@ -93,7 +93,7 @@ use crate::{
     },
     kernel::{is_kernel, parameter_count, parameter_has},
     lower_struct_args::OPT_BYVAL_ATTRIBUTE,
-    options::{parse_bool, unknown_option, OptionError, OptionInfo, PassOptions},
+    options::{parse_bool, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions},
     pass::{PassId, PtxccPass},
 };
 
@@ -106,11 +106,15 @@ pub struct MemorySpaceOptOptions {
     /// Kernel pointer parameters (and pointers read from kernel `byval`
     /// parameters) point to global memory (CUDA semantics).
     pub kernel_params_global: bool,
+    /// Whether LLVM's optimizer runs on the output before `llc`: then
+    /// pointers to stack slots stay generic (`llc` moves them to local
+    /// memory after it; a local view before it hides the slot's alignment).
+    pub llvm_opt_after: LlvmOptAfter,
 }
 
 impl Default for MemorySpaceOptOptions {
     fn default() -> Self {
-        Self { opt_byval: true, kernel_params_global: true }
+        Self { opt_byval: true, kernel_params_global: true, llvm_opt_after: LlvmOptAfter::Auto }
     }
 }
 
@@ -129,12 +133,14 @@ impl PassOptions for MemorySpaceOptOptions {
             default: "true",
             description: "kernel pointer parameters, and pointers read from kernel byval parameters, point to global memory (CUDA)",
         },
+        LlvmOptAfter::OPTION,
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         match name {
             "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
             "kernel-params-global" => self.kernel_params_global = parse_bool(Self::PASS, name, value)?,
+            "llvm-opt-after" => self.llvm_opt_after = LlvmOptAfter::parse(Self::PASS, name, value)?,
             _ => return Err(unknown_option::<Self>(name)),
         }
         Ok(())
@@ -221,6 +227,7 @@ impl SpaceAnalysis {
     /// are the ops of its body ([`nested_ops`]).
     pub fn new(func: OperationRef, ops: &[OperationRef], options: &MemorySpaceOptOptions) -> Self {
         let kernel = is_kernel(func);
+        let slots_local = !options.llvm_opt_after.applies_to(func);
         let mut analysis = SpaceAnalysis { spaces: HashMap::new() };
         let blocks = function_blocks(func);
         // Function parameters are fixed.
@@ -279,7 +286,7 @@ impl SpaceAnalysis {
             if op.result_count() != 1 || !is_generic_pointer(result) {
                 continue;
             }
-            let source = source_space(*op, kernel, options);
+            let source = source_space(*op, kernel, slots_local, options);
             analysis.spaces.insert(key(result), source.unwrap_or(Space::Unknown));
             if source.is_none() {
                 let positions: &[usize] = if op_name(*op) == "llvm.getelementptr" { &[0] } else { &[1, 2] };
@@ -368,7 +375,7 @@ fn opaque_successors(ops: &[OperationRef]) -> HashSet<usize> {
 
 /// The space an op's generic pointer result has by itself, if it is a
 /// source of the lattice (`None` for ops that propagate).
-fn source_space(op: OperationRef, kernel: bool, options: &MemorySpaceOptOptions) -> Option<Space> {
+fn source_space(op: OperationRef, kernel: bool, slots_local: bool, options: &MemorySpaceOptOptions) -> Option<Space> {
     let from = |index: usize| op.operand_at(index).ok().and_then(|v| pointer_address_space(v.r#type()));
     match op_name(op) {
         "llvm.getelementptr" | "llvm.select" => None,
@@ -378,7 +385,7 @@ fn source_space(op: OperationRef, kernel: bool, options: &MemorySpaceOptOptions)
             Some(space) => Space::Specific(space),
         }),
         names::PARAM_TO_GENERIC if options.opt_byval => Some(Space::Specific(address_space::PARAM)),
-        "llvm.alloca" => Some(Space::Specific(address_space::LOCAL)),
+        "llvm.alloca" if slots_local => Some(Space::Specific(address_space::LOCAL)),
         names::LOAD_PARAM if kernel && options.kernel_params_global => Some(Space::Specific(address_space::GLOBAL)),
         "llvm.load" if kernel && options.kernel_params_global && from(0) == Some(address_space::PARAM) => {
             Some(Space::Specific(address_space::GLOBAL))

@@ -154,6 +154,59 @@ impl TargetOptions {
     }
 }
 
+/// Whether LLVM's optimizer runs on ptxcc's output before `llc`: the
+/// position MLIR compilers put ptxcc in (Triton, IREE, upstream's
+/// `gpu-module-to-binary`, which runs LLVM's pipeline at the
+/// `#nvvm.target`'s `O` level), as opposed to clang -O2 IR going straight
+/// to `llc`.
+///
+/// There, what ptxcc decides on unoptimized shapes (a struct copied because
+/// its address sits in a stack slot at -O0, a `memcpy` expanded into loads
+/// and stores that memcpyopt could have forwarded) can only be worse than
+/// what `llc` decides after the optimizer; so a kernel `byval` parameter
+/// is lowered only when every use reads it at a known place (param-space
+/// loads, which the optimizer handles as well as any load), and is
+/// otherwise left for `llc` to lower after optimization.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LlvmOptAfter {
+    /// Inside a `gpu.module` whose `#nvvm.target` has an `O` level above 0
+    /// (upstream's default is 2): yes; anywhere else: no.
+    #[default]
+    Auto,
+    /// The optimizer runs after ptxcc.
+    Yes,
+    /// `llc` comes right after ptxcc.
+    No,
+}
+
+impl LlvmOptAfter {
+    /// The option, for a pass's [`PassOptions::OPTIONS`].
+    pub const OPTION: OptionInfo = OptionInfo {
+        name: "llvm-opt-after",
+        default: "auto",
+        description: "LLVM's optimizer runs on the output before llc (MLIR compilers, gpu-module-to-binary): lower only byval parameters read at known places and leave the rest for llc to decide after optimization; auto = inside a gpu.module whose #nvvm.target has O > 0",
+    };
+
+    /// Parses the option's value (`auto`, or a boolean).
+    pub fn parse(pass: &'static str, name: &str, value: Option<&str>) -> Result<Self, OptionError> {
+        if value == Some("auto") {
+            return Ok(Self::Auto);
+        }
+        parse_bool(pass, name, value)
+            .map(|yes| if yes { Self::Yes } else { Self::No })
+            .map_err(|_| invalid(pass, name, value, "auto, true or false"))
+    }
+
+    /// Whether the optimizer runs after ptxcc on `func`.
+    pub fn applies_to(self, func: OperationRef) -> bool {
+        match self {
+            Self::Yes => true,
+            Self::No => false,
+            Self::Auto => crate::abi::signature::gpu_module_opt_level(func).is_some_and(|level| level > 0),
+        }
+    }
+}
+
 /// Splits `a=1 b="x y" c={d=1}` at top-level white space.
 fn split_options(text: &str) -> Vec<&str> {
     let mut items = Vec::new();
@@ -251,5 +304,41 @@ mod tests {
     #[case(None, Err(()))]
     fn parses_unsigned(#[case] value: Option<&str>, #[case] expected: Result<u64, ()>) {
         assert_eq!(parse_u64("p", "n", value).map_err(|_| ()), expected);
+    }
+
+    #[rstest]
+    #[case(Some("auto"), Ok(LlvmOptAfter::Auto))]
+    #[case(None, Ok(LlvmOptAfter::Yes))]
+    #[case(Some("true"), Ok(LlvmOptAfter::Yes))]
+    #[case(Some("false"), Ok(LlvmOptAfter::No))]
+    #[case(Some("sometimes"), Err(()))]
+    fn parses_llvm_opt_after(#[case] value: Option<&str>, #[case] expected: Result<LlvmOptAfter, ()>) {
+        assert_eq!(LlvmOptAfter::parse("p", "llvm-opt-after", value).map_err(|_| ()), expected);
+    }
+
+    /// `auto` follows the `O` level of the `gpu.module`'s NVVM targets
+    /// (2 when left out; the lowest of several); outside a `gpu.module`, or
+    /// in one without NVVM targets, llc comes next.
+    #[rstest]
+    #[case("llvm.func @f() { llvm.return }", false)]
+    #[case("gpu.module @m { llvm.func @f() { llvm.return } }", false)]
+    #[case("gpu.module @m [#nvvm.target<chip = \"sm_90\">] { llvm.func @f() { llvm.return } }", true)]
+    #[case("gpu.module @m [#nvvm.target<O = 0, chip = \"sm_90\">] { llvm.func @f() { llvm.return } }", false)]
+    #[case("gpu.module @m [#nvvm.target<O = 3>] { llvm.func @f() { llvm.return } }", true)]
+    #[case("gpu.module @m [#nvvm.target<O = 3>, #nvvm.target<O = 0>] { llvm.func @f() { llvm.return } }", false)]
+    fn auto_follows_the_nvvm_target(#[case] source: &str, #[case] expected: bool) {
+        let context = crate::abi::tests::llvm_context();
+        let registry = melior::dialect::DialectRegistry::new();
+        // SAFETY: the registry is alive; inserting the gpu and nvvm handles.
+        unsafe {
+            mlir_sys::mlirDialectHandleInsertDialect(mlir_sys::mlirGetDialectHandle__gpu__(), registry.to_raw());
+            mlir_sys::mlirDialectHandleInsertDialect(mlir_sys::mlirGetDialectHandle__nvvm__(), registry.to_raw());
+        }
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
+        let module = melior::ir::Module::parse(&context, source).expect("parses");
+        let func = crate::ir::module_functions(module.as_operation())[0];
+        assert_eq!(LlvmOptAfter::Auto.applies_to(func), expected);
+        assert!(LlvmOptAfter::Yes.applies_to(func) && !LlvmOptAfter::No.applies_to(func));
     }
 }

@@ -7,6 +7,7 @@
 // RUN: diff %t.top.mlir %t.nested.mlir
 // RUN: FileCheck %s < %t.top.mlir
 // RUN: %ptxcc-opt %s --split-input-file --ptxcc-pipeline=flatten-kernel-args=true | FileCheck %s --check-prefix=FLAT
+// RUN: %ptxcc-opt %s --split-input-file --ptxcc-pipeline=llvm-opt-after=false | FileCheck %s --check-prefix=TARGET
 
 // Two gpu.modules define a private @scale each; each is flattened with its
 // own calls (one symbol table per gpu.module). No gpu.container_module and
@@ -62,17 +63,29 @@ module {
 
 // The target comes from the gpu.module: sm_60 has no cvta.param, so a byval
 // struct whose address escapes to a reading call is copied; on sm_90 it is
-// a grid constant.
+// a grid constant (with llvm-opt-after=false: llc comes next). By default the #nvvm.target O
+// level (2 when left out) says LLVM's optimizer runs first
+// (llvm-opt-after=auto): an escaping byval is left as it is, for llc to
+// lower after the optimizer.
+// TARGET: module attributes {gpu.container_module} {
+// TARGET-LABEL: gpu.module @old [#nvvm.target<chip = "sm_60">]
+// TARGET-LABEL: llvm.func @k(
+// TARGET: %[[COPY:.*]] = llvm.alloca
+// TARGET: llvm.call @consume(%[[COPY]])
+// TARGET-LABEL: gpu.module @new [#nvvm.target<chip = "sm_90", features = "+ptx80">]
+// TARGET-LABEL: llvm.func @k(
+// TARGET-SAME: nvvm.grid_constant
+// TARGET-NOT: llvm.alloca
+// TARGET: llvm.call @consume(
 // CHECK: module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.module @old [#nvvm.target<chip = "sm_60">]
 // CHECK-LABEL: llvm.func @k(
-// CHECK: %[[COPY:.*]] = llvm.alloca
-// CHECK: llvm.call @consume(%[[COPY]])
+// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {llvm.byval
+// CHECK-NEXT: llvm.call @consume(%[[S]])
 // CHECK-LABEL: gpu.module @new [#nvvm.target<chip = "sm_90", features = "+ptx80">]
 // CHECK-LABEL: llvm.func @k(
-// CHECK-SAME: nvvm.grid_constant
-// CHECK-NOT: llvm.alloca
-// CHECK: llvm.call @consume(
+// CHECK-SAME: %[[S:[^:]*]]: !llvm.ptr {llvm.byval
+// CHECK-NEXT: llvm.call @consume(%[[S]])
 module attributes {gpu.container_module} {
   gpu.module @old [#nvvm.target<chip = "sm_60">] {
     llvm.func @consume(!llvm.ptr {llvm.readonly, llvm.nocapture})

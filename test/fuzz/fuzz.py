@@ -5,7 +5,7 @@ outcome.
     fuzz.py --ptxcc-opt PATH --seed S --count N [--config NAME]... [--out DIR] [--jobs J]
 
 For each module and each configuration (the pipeline; the pipeline with
-opt-byval=false; each pass alone, lower-struct-args followed by the
+opt-byval=false; the pipeline with llvm-opt-after=true; each pass alone, lower-struct-args followed by the
 conversion so that its output translates), the outcome is one of:
 
 - success: ptxcc-opt exits 0, its output holds no ptxcc op (where the
@@ -49,6 +49,7 @@ from ptx_metrics import kernel_bodies, measure  # noqa: E402
 CONFIGS = {
     "pipeline": (["--ptxcc-pipeline"], False),
     "opt-byval=false": (["--ptxcc-pipeline=opt-byval=false"], False),
+    "llvm-opt-after": (["--ptxcc-pipeline=llvm-opt-after=true"], False),
     "lower-struct-args": (["--lower-struct-args", "--convert-ptxcc-to-llvm"], False),
     "lower-alloca": (["--lower-alloca"], False),
     "memory-space-opt": (["--memory-space-opt"], False),

@@ -27,7 +27,8 @@ Options for `demo` and `plugin`:
 Options for `fuzz`:
   --count N      How many modules (default 1000)
   --seed S       The first seed (default 1); module k has seed S+k
-  --config NAME  pipeline (the default), opt-byval=false, lower-struct-args,
+  --config NAME  pipeline (the default), opt-byval=false, llvm-opt-after,
+                 lower-struct-args,
                  lower-alloca, memory-space-opt, convert-ptxcc-to-llvm;
                  repeatable
   --out DIR      Where reduced failures go (default target/fuzz)

@@ -232,6 +232,32 @@ pub fn function_target(func: OperationRef, chip: Option<&str>, ptx: Option<u32>)
     Target::resolve(chip, ptx, function_chip, features.as_deref())
 }
 
+/// The optimization level upstream's `gpu-module-to-binary` compiles the
+/// `gpu.module` around `func` at: the `O` of its `#nvvm.target` (2 when the
+/// target leaves it out; with several targets, the lowest). `None` outside a
+/// `gpu.module` with an NVVM target.
+pub fn gpu_module_opt_level(func: OperationRef) -> Option<u32> {
+    let mut current = func.parent_operation();
+    while let Some(op) = current {
+        if crate::ir::op_name(op) == "gpu.module" {
+            let targets = op.attribute("targets").ok()?.to_string();
+            return targets
+                .split("#nvvm.target")
+                .skip(1)
+                .map(|target| {
+                    let body = target.split('>').next().unwrap_or_default();
+                    body.split("O = ")
+                        .nth(1)
+                        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse().ok()))
+                        .unwrap_or(2)
+                })
+                .min();
+        }
+        current = op.parent_operation();
+    }
+    None
+}
+
 /// The NVVM target of the `gpu.module` around `func`, as (chip, features):
 /// what upstream's `gpu-module-to-binary` compiles it for
 /// (`#nvvm.target<chip = "sm_90", features = "+ptx80">`, with NVVM's

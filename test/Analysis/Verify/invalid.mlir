@@ -62,11 +62,22 @@ llvm.func @device_op(%p: !llvm.ptr<101>) -> !llvm.ptr {
 
 // -----
 
-// A byval kernel parameter used as a generic pointer although
-// lower-struct-args recorded opt-byval=true (seed 002's mismatch).
+// A byval kernel parameter that lower-struct-args lowered (it reads it
+// through its param-space view) used as a generic pointer as well, although
+// lower-struct-args recorded opt-byval=true (seed 002's mismatch: a pass
+// after it added the use). One with no view at all was left for llc on
+// purpose (llvm-opt-after) and is fine.
 module attributes {ptxcc.opt_byval = true} {
   // expected-error@+1 {{byval parameter 0 of kernel @left is used through its generic address although lower-struct-args ran with opt-byval=true}}
   llvm.func ptx_kernelcc @left(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, llvm.align = 4 : i64}, %out: !llvm.ptr<1>) {
+    %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+    %v = llvm.load %p : !llvm.ptr<101> -> i32
+    %w = llvm.load %s : !llvm.ptr -> i32
+    %sum = llvm.add %v, %w : i32
+    llvm.store %sum, %out : i32, !llvm.ptr<1>
+    llvm.return
+  }
+  llvm.func ptx_kernelcc @left_for_llc(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>, llvm.align = 4 : i64}, %out: !llvm.ptr<1>) {
     %v = llvm.load %s : !llvm.ptr -> i32
     llvm.store %v, %out : i32, !llvm.ptr<1>
     llvm.return
