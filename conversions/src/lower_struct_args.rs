@@ -36,6 +36,7 @@
 pub mod analysis;
 pub mod decision;
 pub mod device;
+pub mod external;
 pub mod readonly;
 pub mod rewrite;
 
@@ -97,6 +98,10 @@ pub struct LowerStructArgsOptions {
     /// does, a kernel `byval` parameter is lowered only when every use reads
     /// it at a known place (see [`LlvmOptAfter`]).
     pub llvm_opt_after: LlvmOptAfter,
+    /// Nothing outside the module calls its device functions (`nvcc
+    /// -rdc=false`, clang without `-fgpu-rdc`): externally visible ones are
+    /// made internal instead of getting an internal clone and a wrapper.
+    pub whole_program: bool,
 }
 
 impl Default for LowerStructArgsOptions {
@@ -110,6 +115,7 @@ impl Default for LowerStructArgsOptions {
             flatten_kernel_args: false,
             target: TargetOptions::default(),
             llvm_opt_after: LlvmOptAfter::Auto,
+            whole_program: false,
         }
     }
 }
@@ -151,6 +157,11 @@ impl PassOptions for LowerStructArgsOptions {
         TargetOptions::OPTIONS[0],
         TargetOptions::OPTIONS[1],
         LlvmOptAfter::OPTION,
+        OptionInfo {
+            name: "whole-program",
+            default: "false",
+            description: "nothing outside the module calls its device functions (nvcc -rdc=false): make externally visible ones internal instead of calling an internal clone and keeping a wrapper",
+        },
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
@@ -160,6 +171,7 @@ impl PassOptions for LowerStructArgsOptions {
         match name {
             "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
             "llvm-opt-after" => self.llvm_opt_after = LlvmOptAfter::parse(Self::PASS, name, value)?,
+            "whole-program" => self.whole_program = parse_bool(Self::PASS, name, value)?,
             "max-byval-size" => self.max_byval_size = parse_u64(Self::PASS, name, value)?,
             "flatten-threshold" => self.flatten_threshold = parse_u64(Self::PASS, name, value)?,
             "vector-threshold" => self.vector_threshold = parse_u64(Self::PASS, name, value)?,
@@ -376,6 +388,10 @@ impl LowerStructArgsOptions {
 /// ([`device`]).
 fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions, layout: &DataLayout) {
     let thresholds = options.thresholds();
+    // Externally visible functions the module calls: an internal clone for
+    // the module's calls (or, for a whole program, internal linkage), which
+    // the rounds below then lower like any local function.
+    external::split_external_functions(module, layout, &thresholds, options.opt_byval, options.whole_program);
     let mut remarked = false;
     // Rounds until nothing changes: rewriting one function's call sites can
     // make its callers' parameters plain leaf reads (a struct forwarded to

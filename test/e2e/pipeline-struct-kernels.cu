@@ -263,25 +263,28 @@ GLOBAL void big_kernel(Big b, Big *out, float s) { out[tid()] = bscale(b, s); }
 // NOLOCAL-NOT: {{\.local|__local_depot|%SP}}
 
 // An external device function taking a Vec3 by value keeps its signature
-// (a byval .param, aligned as the ABI says) and reads it in param space;
-// the kernel copies its own parameter into the call's .param directly.
+// (a byval .param, aligned as the ABI says) as a wrapper that reads it in
+// param space and calls the internal clone the module's own calls use, whose
+// three floats are flattened; the kernel passes its own fields to the clone.
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3(
 // CHECK-NEXT: .param .align 4 .b8 _Z7ext_len4Vec3_param_0[12]
 // CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_param_0];
 // CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_param_0+4];
 // CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_param_0+8];
+// CHECK: call.uni (retval0), _Z7ext_len4Vec3_ptxcc, (param0, param1, param2);
+// CHECK: ret;
+// CHECK-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3_ptxcc(
 // CHECK: sqrt.rn.f32
 // CHECK: ret;
 // NOLOCAL-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3(
 // NOLOCAL-NOT: {{\.local|__local_depot|%SP}}
 NOINLINE DEVICE float ext_len(Vec3 v) { return __builtin_sqrtf(v.x * v.x + v.y * v.y + v.z * v.z); }
 // CHECK-LABEL: .entry _Z10ext_kernel4Vec3Pf(
-// CHECK: .param .align 4 .b8 param0[12];
 // CHECK-DAG: ld.param.b32 %r[[X:[0-9]+]], [_Z10ext_kernel4Vec3Pf_param_0];
 // CHECK-DAG: ld.param.b32 %r[[Z:[0-9]+]], [_Z10ext_kernel4Vec3Pf_param_0+8];
 // CHECK-DAG: st.param.b32 [param0], %r[[X]];
-// CHECK-DAG: st.param.b32 [param0+8], %r[[Z]];
-// CHECK: call.uni (retval0), _Z7ext_len4Vec3, (param0);
+// CHECK-DAG: st.param.b32 [param2], %r[[Z]];
+// CHECK: call.uni (retval0), _Z7ext_len4Vec3_ptxcc, (param0, param1, param2);
 // CHECK: ret;
 // NOLOCAL-LABEL: .entry _Z10ext_kernel4Vec3Pf(
 // NOLOCAL-NOT: {{\.local|__local_depot|%SP}}

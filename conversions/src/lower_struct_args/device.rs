@@ -317,6 +317,17 @@ pub fn signature_is_fixed(
     uses: Option<&SymbolUses>,
     flatten_kernels: bool,
 ) -> Option<&'static str> {
+    signature_is_fixed_as(func, uses, flatten_kernels, false)
+}
+
+/// [`signature_is_fixed`], with `assume_local`: as if the function had
+/// local linkage (what its internal clone will have, see `external.rs`).
+fn signature_is_fixed_as(
+    func: OperationRef,
+    uses: Option<&SymbolUses>,
+    flatten_kernels: bool,
+    assume_local: bool,
+) -> Option<&'static str> {
     if is_kernel(func) {
         let called = uses.is_some_and(|u| u.other || !u.calls.is_empty());
         return (!flatten_kernels || called || func.region_at(0).ok().and_then(|r| r.first_block()).is_none())
@@ -334,6 +345,7 @@ pub fn signature_is_fixed(
         .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
         .is_some_and(|a| a.value() == "private");
     if !private_symbol
+        && !assume_local
         && !matches!(
             linkage(func),
             mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
@@ -366,7 +378,7 @@ pub fn is_variadic(func: OperationRef) -> bool {
 }
 
 /// The parameter types of an `llvm.func`.
-fn parameter_types<'c>(func: OperationRef<'c, '_>) -> Vec<Type<'c>> {
+pub(super) fn parameter_types<'c>(func: OperationRef<'c, '_>) -> Vec<Type<'c>> {
     let Some(ty) = function_type(func) else { return Vec::new() };
     // SAFETY: queries on a live `!llvm.func` type.
     unsafe {
@@ -377,7 +389,7 @@ fn parameter_types<'c>(func: OperationRef<'c, '_>) -> Vec<Type<'c>> {
 }
 
 /// The result type of an `llvm.func` (`!llvm.void` for none).
-fn result_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
+pub(super) fn result_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
     // SAFETY: a query on a live `!llvm.func` type.
     function_type(func).map(|t| unsafe { Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(t.to_raw())) })
 }
@@ -544,7 +556,33 @@ pub fn plan_function<'c, 'a>(
     lower_byval: bool,
     flatten_kernels: bool,
 ) -> Option<DevicePlan<'c, 'a>> {
-    if signature_is_fixed(func, uses, flatten_kernels).is_some() {
+    plan_function_as(func, uses, layout, thresholds, lower_byval, flatten_kernels, false)
+}
+
+/// Whether `func`, an externally visible device function, would change
+/// signature if it had local linkage and `calls` were every use of it: what
+/// its internal clone would gain.
+pub(super) fn would_change_as_local<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    calls: Vec<OperationRef<'c, 'a>>,
+    layout: &DataLayout,
+    thresholds: &Thresholds,
+    lower_byval: bool,
+) -> bool {
+    let uses = SymbolUses { calls, other: false, musttail: false };
+    plan_function_as(func, Some(&uses), layout, thresholds, lower_byval, false, true).is_some()
+}
+
+fn plan_function_as<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    uses: Option<&SymbolUses<'c, 'a>>,
+    layout: &DataLayout,
+    thresholds: &Thresholds,
+    lower_byval: bool,
+    flatten_kernels: bool,
+    assume_local: bool,
+) -> Option<DevicePlan<'c, 'a>> {
+    if signature_is_fixed_as(func, uses, flatten_kernels, assume_local).is_some() {
         return None;
     }
     let calls = uses.map(|u| u.calls.clone()).unwrap_or_default();

@@ -240,12 +240,21 @@ llvm.func @store_between(%out: !llvm.ptr, %flag: !llvm.ptr, %d: f32) {
 
 // -----
 
-// Visible outside the module, or address taken: the signature stays.
-// CHECK-LABEL: llvm.func @external(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32
-// CHECK-LABEL: llvm.func internal @taken(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32
+// Visible outside the module, or address taken: the symbol keeps its
+// signature, as a wrapper whose body is one call of an internal clone with
+// the lowered ABI, and the module's own calls go to the clone
+// (lower_struct_args/external.rs); an address-taken wrapper is marked
+// nvptx-libcall-callee.
+// CHECK-LABEL: llvm.func @external(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32 {
+// CHECK: llvm.call @external_ptxcc(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK-LABEL: llvm.func internal @external_ptxcc(%{{.*}}: f32, %{{.*}}: f32) -> f32
+// CHECK-LABEL: llvm.func internal @taken(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32 attributes {passthrough = {{\[\[}}"nvptx-libcall-callee", "true"]]}
+// CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK-LABEL: llvm.func internal @taken_ptxcc(%{{.*}}: f32, %{{.*}}: f32) -> f32
 // CHECK-LABEL: llvm.func @users(
-// CHECK: llvm.call @external(%{{.*}}) : (!llvm.struct<(f32, f32)>) -> f32
-// CHECK: llvm.call @taken(%{{.*}}) : (!llvm.struct<(f32, f32)>) -> f32
+// CHECK: llvm.call @external_ptxcc(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.mlir.addressof @taken
 llvm.func @external(%v: !llvm.struct<(f32, f32)>) -> f32 {
   %x = llvm.extractvalue %v[0] : !llvm.struct<(f32, f32)>
   llvm.return %x : f32
@@ -259,6 +268,49 @@ llvm.func @users(%v: !llvm.struct<(f32, f32)>) -> !llvm.ptr {
   %b = llvm.call @taken(%v) : (!llvm.struct<(f32, f32)>) -> f32
   %f = llvm.mlir.addressof @taken : !llvm.ptr
   llvm.return %f : !llvm.ptr
+}
+
+// -----
+
+// No clone where it would not help or would be wrong: a weak definition
+// (another may replace it at link time), a function the module never calls,
+// one whose ABI would not change, a declaration, a musttail callee.
+// CHECK-LABEL: llvm.func weak @ext_weak(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32
+// CHECK-LABEL: llvm.func @ext_uncalled(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32
+// CHECK-LABEL: llvm.func @ext_scalar(%{{.*}}: f32) -> f32
+// CHECK-LABEL: llvm.func @ext_declared(!llvm.struct<(f32, f32)>) -> f32
+// CHECK-LABEL: llvm.func @ext_tail(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32
+// CHECK-LABEL: llvm.func @ext_callers(
+// CHECK: llvm.call @ext_weak(%{{.*}}) : (!llvm.struct<(f32, f32)>) -> f32
+// CHECK: llvm.call @ext_scalar(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call @ext_declared(%{{.*}}) : (!llvm.struct<(f32, f32)>) -> f32
+// CHECK-NOT: _ptxcc
+llvm.func weak @ext_weak(%v: !llvm.struct<(f32, f32)>) -> f32 {
+  %x = llvm.extractvalue %v[0] : !llvm.struct<(f32, f32)>
+  llvm.return %x : f32
+}
+llvm.func @ext_uncalled(%v: !llvm.struct<(f32, f32)>) -> f32 {
+  %x = llvm.extractvalue %v[0] : !llvm.struct<(f32, f32)>
+  llvm.return %x : f32
+}
+llvm.func @ext_scalar(%x: f32) -> f32 {
+  llvm.return %x : f32
+}
+llvm.func @ext_declared(!llvm.struct<(f32, f32)>) -> f32
+llvm.func @ext_tail(%v: !llvm.struct<(f32, f32)>) -> f32 {
+  %x = llvm.extractvalue %v[0] : !llvm.struct<(f32, f32)>
+  llvm.return %x : f32
+}
+llvm.func @ext_callers(%v: !llvm.struct<(f32, f32)>, %x: f32) -> f32 {
+  %a = llvm.call @ext_weak(%v) : (!llvm.struct<(f32, f32)>) -> f32
+  %b = llvm.call @ext_scalar(%x) : (f32) -> f32
+  %c = llvm.call @ext_declared(%v) : (!llvm.struct<(f32, f32)>) -> f32
+  %d = llvm.call @ext_tail_caller(%v) : (!llvm.struct<(f32, f32)>) -> f32
+  llvm.return %a : f32
+}
+llvm.func @ext_tail_caller(%v: !llvm.struct<(f32, f32)>) -> f32 {
+  %r = llvm.call musttail @ext_tail(%v) : (!llvm.struct<(f32, f32)>) -> f32
+  llvm.return %r : f32
 }
 
 // -----

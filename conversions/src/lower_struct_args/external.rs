@@ -1,0 +1,284 @@
+//! Externally visible device functions (CUDA's non-`static` `__device__`
+//! functions, `define dso_local` in clang's IR).
+//!
+//! Their signature cannot change: code outside the module may call them.
+//! But the module's own calls can go elsewhere. A function whose lowered
+//! ABI would differ is split in two before the device functions are
+//! planned:
+//!
+//! - an internal clone (`name_ptxcc`) takes the body, and every direct call
+//!   in the module goes to it; being local with every call in view, the
+//!   device-function lowering then flattens, passes `sret` and forwards it
+//!   like a `static` function;
+//! - the public symbol keeps its ABI as a thin wrapper whose body is one
+//!   call of the clone (no body is duplicated), for callers outside the
+//!   module and for its address; an address-taken wrapper is marked
+//!   `nvptx-libcall-callee` (seed 003's indirect-call wrappers).
+//!
+//! A local function whose address is taken is split the same way (its
+//! indirect calls go through the wrapper, its direct calls to the clone).
+//! With `whole-program` (nothing outside the module calls a device function:
+//! `nvcc -rdc=false`, clang without `-fgpu-rdc`) externally visible
+//! functions are made internal instead, and a wrapper is left only where
+//! the address is taken (internal too).
+//!
+//! Before:
+//!
+//! ```mlir
+//! llvm.func @dot(%a: !llvm.struct<(f32, f32)>) -> f32 { ... }
+//! llvm.func ptx_kernelcc @k(...) { %r = llvm.call @dot(%v) ... }
+//! ```
+//!
+//! After (and after the device-function lowering of `@dot_ptxcc`):
+//!
+//! ```mlir
+//! llvm.func @dot(%a: !llvm.struct<(f32, f32)>) -> f32 {
+//!   %x = llvm.extractvalue %a[0] ...   %y = llvm.extractvalue %a[1] ...
+//!   %r = llvm.call @dot_ptxcc(%x, %y) : (f32, f32) -> f32
+//!   llvm.return %r : f32
+//! }
+//! llvm.func internal @dot_ptxcc(%x: f32, %y: f32) -> f32 { ... }
+//! llvm.func ptx_kernelcc @k(...) { ... llvm.call @dot_ptxcc(%x, %y) ... }
+//! ```
+
+use std::collections::{HashMap, HashSet};
+
+use melior::ir::{
+    attribute::{ArrayAttribute, AttributeLike, DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
+    block::BlockLike,
+    operation::{OperationBuilder, OperationLike},
+    Attribute, Block, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
+};
+
+use super::device::{is_variadic, parameter_types, result_type, symbol_uses, would_change_as_local};
+use crate::{
+    abi::{classify::Thresholds, signature::function_name, DataLayout},
+    context::context_of,
+    ir::{module_functions, OperationExt},
+    kernel::{is_kernel, linkage},
+};
+
+/// The suffix of an internal clone's name.
+pub const CLONE_SUFFIX: &str = "_ptxcc";
+
+/// Whether `func` has local linkage (`internal`, `private`).
+fn is_local(func: OperationRef) -> bool {
+    matches!(
+        linkage(func),
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
+    )
+}
+
+/// Linkages whose definition in this module is the one the module's calls
+/// run (ODR kinds included: every definition is equivalent); `weak`,
+/// `linkonce`, `available_externally` and the like may be replaced at link
+/// time, so their calls must go through the symbol.
+fn definition_is_final(func: OperationRef) -> bool {
+    matches!(
+        linkage(func),
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal
+            | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageLinkonceODR
+            | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageWeakODR
+    )
+}
+
+/// Splits (or, with `whole_program`, internalizes) every externally visible
+/// device function whose lowered ABI would differ and that the module itself
+/// calls. Returns how many it changed.
+pub fn split_external_functions(
+    module: OperationRef,
+    layout: &DataLayout,
+    thresholds: &Thresholds,
+    lower_byval: bool,
+    whole_program: bool,
+) -> usize {
+    let functions = module_functions(module);
+    let mut defined: HashMap<String, usize> = HashMap::new();
+    for func in &functions {
+        *defined.entry(function_name(*func)).or_default() += 1;
+    }
+    let names: HashSet<String> = defined.keys().cloned().collect();
+    let symbols = symbol_uses(module);
+    let mut changed = 0;
+    for func in functions {
+        let name = function_name(func);
+        let has_body = func.region_at(0).ok().and_then(|r| r.first_block()).is_some();
+        let private_symbol = func
+            .attribute("sym_visibility")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .is_some_and(|a| a.value() == "private");
+        let local = private_symbol || is_local(func);
+        if is_kernel(func) || !has_body || is_variadic(func) || defined.get(&name) != Some(&1) {
+            continue;
+        }
+        let Some(uses) = symbols.get(&name) else { continue };
+        // A local function whose address is not taken has every use in
+        // view already; one whose definition may be replaced at link time
+        // must be called through its symbol.
+        if uses.calls.is_empty() || uses.musttail || (local && !uses.other) || (!local && !definition_is_final(func)) {
+            continue;
+        }
+        if !would_change_as_local(func, uses.calls.clone(), layout, thresholds, lower_byval) {
+            continue;
+        }
+        if !uses.other && !local && whole_program {
+            // Nothing outside the module calls it and nothing takes its
+            // address: internal, and every use is a call in view.
+            set_linkage(func, "internal");
+        } else {
+            let clone = fresh_name(&name, &names);
+            split(func, &clone, &uses.calls, uses.other);
+            if !local && whole_program {
+                set_linkage(func, "internal");
+            }
+        }
+        changed += 1;
+    }
+    changed
+}
+
+/// `name_ptxcc`, or `name_ptxcc.N` for the first `N` that no function has.
+fn fresh_name(name: &str, taken: &HashSet<String>) -> String {
+    let base = format!("{name}{CLONE_SUFFIX}");
+    (0..).map(|n| if n == 0 { base.clone() } else { format!("{base}_{n}") }).find(|c| !taken.contains(c)).unwrap()
+}
+
+/// Sets the `linkage` of `func` to `kind` (`internal`).
+fn set_linkage(func: OperationRef, kind: &str) {
+    let context = context_of(func);
+    if let Some(attribute) = Attribute::parse(&context, &format!("#llvm.linkage<{kind}>")) {
+        set(func, "linkage", attribute);
+    }
+}
+
+/// Moves the body of `func` into an internal clone called `clone_name`,
+/// sends `calls` there, and leaves `func` as a wrapper that calls it.
+fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_taken: bool) {
+    let context = context_of(func);
+    // SAFETY: cloning a live op; the clone is owned until inserted below.
+    let clone = unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(func.to_raw())) };
+    let block = func.block().expect("a function in a module");
+    let clone = block.insert_operation_after(func, clone);
+    set(clone, "sym_name", StringAttribute::new(&context, clone_name).into());
+    // SAFETY: removing an attribute of a live op (a no-op when absent).
+    unsafe {
+        mlir_sys::mlirOperationRemoveAttributeByName(clone.to_raw(), melior::StringRef::new("sym_visibility").to_raw());
+    }
+    set_linkage(clone, "internal");
+    let callee: Attribute = FlatSymbolRefAttribute::new(&context, clone_name).into();
+    for call in calls {
+        set(*call, "callee", callee);
+    }
+
+    // The wrapper: the body goes (the clone has it), one call remains. A
+    // debug-info location names the subprogram the clone now owns; LLVM
+    // allows one function per subprogram, so the wrapper gets a plain one.
+    let location = plain_location(func.location());
+    // SAFETY: the op is live; the location belongs to its context.
+    unsafe { mlir_sys::mlirOperationSetLocation(func.to_raw(), location.to_raw()) };
+    let region = func.region_at(0).expect("a function body");
+    let old_body = Region::new();
+    // SAFETY: both regions are live; the old body is destroyed with
+    // `old_body` (a region drops every reference inside it first).
+    unsafe { mlir_sys::mlirRegionTakeBody(old_body.to_raw(), region.to_raw()) };
+    drop(old_body);
+    let parameters = parameter_types(func);
+    let entry = Block::new(&parameters.iter().map(|ty| (*ty, location)).collect::<Vec<_>>());
+    let arguments: Vec<Value> = (0..parameters.len()).filter_map(|i| entry.argument(i).ok().map(Into::into)).collect();
+    let result = result_type(func).filter(|ty| !is_void(*ty));
+    let mut attributes = vec![
+        (Identifier::new(&context, "callee"), callee),
+        (
+            Identifier::new(&context, "operandSegmentSizes"),
+            DenseI32ArrayAttribute::new(&context, &[arguments.len() as i32, 0]).into(),
+        ),
+        (Identifier::new(&context, "op_bundle_sizes"), DenseI32ArrayAttribute::new(&context, &[]).into()),
+    ];
+    // The call passes what the function receives, with its parameter
+    // attributes (`byval` above all: the clone's copy is the wrapper's).
+    if let Ok(parameter_attributes) = func.attribute("arg_attrs") {
+        attributes.push((Identifier::new(&context, "arg_attrs"), parameter_attributes));
+    }
+    if let Ok(result_attributes) = func.attribute("res_attrs") {
+        attributes.push((Identifier::new(&context, "res_attrs"), result_attributes));
+    }
+    let call = OperationBuilder::new("llvm.call", location)
+        .add_operands(&arguments)
+        .add_attributes(&attributes)
+        .add_results(&result.into_iter().collect::<Vec<_>>())
+        .build()
+        .expect("a valid call");
+    let call = entry.append_operation(call);
+    let returned: Vec<Value> = call.result_at(0).ok().map(Into::into).into_iter().collect();
+    entry.append_operation(
+        OperationBuilder::new("llvm.return", location).add_operands(&returned).build().expect("a valid return"),
+    );
+    region.append_block(entry);
+    if address_taken {
+        mark_libcall_callee(func);
+    }
+}
+
+/// Adds `["nvptx-libcall-callee", "true"]` to the `passthrough` of `func`.
+fn mark_libcall_callee(func: OperationRef) {
+    let context = context_of(func);
+    let mut entries: Vec<Attribute> = func
+        .attribute("passthrough")
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map(|array| (0..array.len()).filter_map(|i| array.element(i).ok()).collect())
+        .unwrap_or_default();
+    let pair =
+        [StringAttribute::new(&context, "nvptx-libcall-callee").into(), StringAttribute::new(&context, "true").into()];
+    entries.push(ArrayAttribute::new(&context, &pair).into());
+    set(func, "passthrough", ArrayAttribute::new(&context, &entries).into());
+}
+
+/// Sets the attribute `name` of `op` (inherent or discardable).
+fn set(op: OperationRef, name: &str, value: Attribute) {
+    // SAFETY: `op` is live and `value` belongs to its context; setting an
+    // attribute invalidates nothing.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw(), value.to_raw())
+    };
+}
+
+/// `location` without debug-info metadata: a fused location's first
+/// component (the source position), anything else as it is.
+fn plain_location(location: Location) -> Location {
+    // SAFETY: queries on a live location; the components belong to its
+    // context.
+    unsafe {
+        let raw = location.to_raw();
+        if !mlir_sys::mlirLocationIsAFused(raw) {
+            return location;
+        }
+        let count = mlir_sys::mlirLocationFusedGetNumLocations(raw);
+        if count == 0 {
+            return location;
+        }
+        let mut components = vec![mlir_sys::MlirLocation { ptr: std::ptr::null() }; count as usize];
+        mlir_sys::mlirLocationFusedGetLocations(raw, components.as_mut_ptr());
+        Location::from_raw(components[0])
+    }
+}
+
+/// Whether `ty` is `!llvm.void`.
+fn is_void(ty: Type) -> bool {
+    // SAFETY: building the void type in the type's own context.
+    let void = unsafe { Type::from_raw(mlir_sys::mlirLLVMVoidTypeGet(mlir_sys::mlirTypeGetContext(ty.to_raw()))) };
+    ty == void
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_names_avoid_taken_ones() {
+        let taken: HashSet<String> = ["f_ptxcc".to_string(), "f_ptxcc_1".to_string()].into_iter().collect();
+        assert_eq!(fresh_name("f", &taken), "f_ptxcc_2");
+        assert_eq!(fresh_name("g", &taken), "g_ptxcc");
+    }
+}

@@ -1,0 +1,78 @@
+// (-nocudainc: no CUDA headers, so __global__, __device__ and __noinline__
+// are spelled as their attributes.)
+// CUDA as people write it: device functions that are not `static` are
+// externally visible (`define dso_local`). ptxcc gives the module's calls an
+// internal clone with the lowered ABI (flattened Vec3 parameters and
+// results), and the public symbol keeps its ABI as a wrapper that calls the
+// clone, for other modules and for its address (marked
+// nvptx-libcall-callee when the address is taken). The kernel needs no local
+// memory, with and without the attributes clang's optimiser infers (llc
+// alone keeps 12 and 100 bytes). With whole-program the functions become
+// internal, and only the address-taken one keeps a wrapper (internal too).
+// RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
+// RUN: mlir-translate --import-llvm %t.ll -o %t.mlir
+// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline -o %t.lowered.mlir
+// RUN: FileCheck %s --input-file=%t.lowered.mlir --check-prefix=IR
+// RUN: %to-llvmir %t.lowered.mlir | %llc-sm90 -o %t.ptx
+// RUN: FileCheck %s --input-file=%t.ptx
+// RUN: sed -E -e 's/ (readonly|writeonly|captures\(none\)|memory\([^)]*\)|initializes\(\([^)]*\)\))//g' %t.ll > %t.stripped.ll
+// RUN: mlir-translate --import-llvm %t.stripped.ll -o %t.stripped.mlir
+// RUN: %ptxcc-opt %t.stripped.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 -o %t.stripped.ptx
+// RUN: FileCheck %s --input-file=%t.stripped.ptx
+// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline=whole-program=true | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=WHOLE
+// The ABI report shows the clone's and the wrapper's prototypes.
+// RUN: %ptxcc-opt %t.lowered.mlir --ptxcc-abi-report -o %t.report.mlir 2>&1 | FileCheck %s --check-prefix=REPORT
+
+#define GLOBAL __attribute__((global))
+#define DEVICE __attribute__((device))
+#define NOINLINE __attribute__((noinline))
+
+struct Vec3 { float x, y, z; };
+struct Mat4 { float m[16]; };
+
+DEVICE NOINLINE float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+DEVICE NOINLINE Vec3 cross(Vec3 a, Vec3 b) {
+  return Vec3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+DEVICE NOINLINE float det(Mat4 m) { return m.m[0] * m.m[5] - m.m[1] * m.m[4] + m.m[10] * m.m[15]; }
+
+GLOBAL void k(Vec3 a, Vec3 b, Mat4 m, float *out) {
+  Vec3 c = cross(a, b);
+  out[0] = dot(a, c) + det(m);
+}
+
+// dot's address is taken: the wrapper is what the pointer calls.
+typedef float (*DotFn)(Vec3, Vec3);
+DEVICE NOINLINE DotFn pick(int i) { return i ? dot : nullptr; }
+GLOBAL void through_pointer(Vec3 a, Vec3 b, int i, float *out) {
+  DotFn f = pick(i);
+  out[0] = f ? f(a, b) : 0.0f;
+}
+
+// IR: llvm.func @_Z3dot4Vec3S_(%{{.*}}: !llvm.ptr {{{.*}}llvm.byval = !llvm.struct<"struct.Vec3", (f32, f32, f32)>
+// IR-SAME: passthrough = [{{.*}}["nvptx-libcall-callee", "true"]]
+// IR: llvm.call @_Z3dot4Vec3S__ptxcc(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32, f32, f32, f32) -> {{.*}}f32
+// IR: llvm.func internal @_Z3dot4Vec3S__ptxcc(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32)
+// IR: llvm.func {{.*}}@_Z5cross4Vec3S_(
+// IR-NOT: nvptx-libcall-callee
+// IR: llvm.func internal {{.*}}@_Z5cross4Vec3S__ptxcc(
+
+// CHECK-DAG: .visible .func (.param .b32 func_retval0) _Z3dot4Vec3S_(
+// CHECK-DAG: .func (.param .b32 func_retval0) _Z3dot4Vec3S__ptxcc(
+// CHECK-LABEL: .entry _Z1k4Vec3S_4Mat4Pf(
+// CHECK-NOT: .local
+// CHECK: call.uni (retval0), _Z5cross4Vec3S__ptxcc, (param0, param1, param2, param3, param4, param5);
+// CHECK: call.uni (retval0), _Z3dot4Vec3S__ptxcc, (param0, param1, param2, param3, param4, param5);
+// CHECK: ret;
+
+// WHOLE-NOT: _Z5cross4Vec3S__ptxcc
+// WHOLE-NOT: .visible .func
+// WHOLE-DAG: .func (.param .b32 func_retval0) _Z3dot4Vec3S_(
+// WHOLE-DAG: .func (.param .b32 func_retval0) _Z3dot4Vec3S__ptxcc(
+// WHOLE-LABEL: .entry _Z1k4Vec3S_4Mat4Pf(
+// WHOLE-NOT: .local
+// WHOLE: call.uni (retval0), _Z5cross4Vec3S_, (param0, param1, param2, param3, param4, param5);
+// WHOLE: call.uni (retval0), _Z3dot4Vec3S__ptxcc, (param0, param1, param2, param3, param4, param5);
+
+// REPORT-DAG: ptxcc-abi-report @_Z3dot4Vec3S_: device function
+// REPORT-DAG: ptxcc-abi-report @_Z3dot4Vec3S__ptxcc: device function
