@@ -73,10 +73,14 @@ impl PipelineOptions {
         LowerStructArgsOptions { opt_byval: self.opt_byval, ..self.lower.clone() }
     }
 
-    /// The options `lower-alloca` runs with (`llvm-opt-after` is the one
-    /// `lower-struct-args` gets).
+    /// The options `lower-alloca` runs with (`llvm-opt-after`, `chip` and
+    /// `ptx` are the ones `lower-struct-args` gets).
     pub fn lower_alloca(&self) -> LowerAllocaOptions {
-        LowerAllocaOptions { llvm_opt_after: self.lower.llvm_opt_after, ..self.alloca }
+        LowerAllocaOptions {
+            llvm_opt_after: self.lower.llvm_opt_after,
+            target: self.lower.target.clone(),
+            ..self.alloca.clone()
+        }
     }
 
     /// The options `memory-space-opt` runs with.
@@ -138,15 +142,17 @@ impl PassOptions for PipelineOptions {
 }
 
 // The list above names every option of the pipeline's passes, each once:
-// `opt-byval` belongs to two passes and `llvm-opt-after` to three, and each
-// is listed once;
+// `opt-byval` belongs to two passes, `llvm-opt-after` to three, `chip` and
+// `ptx` to lower-struct-args and lower-alloca, and each is listed once;
 // of ptxcc-verify's options only `strict-atomics` is its own (chip, ptx,
 // opt-byval are shared), and `verify` is the pipeline's.
 const _: () =
-    assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + ALLOCA.len() + MEMORY.len() + CONVERT.len() - 3 + 2);
+    assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + ALLOCA.len() + MEMORY.len() + CONVERT.len() - 5 + 2);
 const _: () = assert!(
     str_eq(LOWER[8].name, "llvm-opt-after")
         && str_eq(ALLOCA[3].name, "llvm-opt-after")
+        && str_eq(ALLOCA[4].name, "chip")
+        && str_eq(ALLOCA[5].name, "ptx")
         && str_eq(MEMORY[2].name, "llvm-opt-after")
 );
 const _: () = assert!(str_eq(LOWER[0].name, "opt-byval") && str_eq(MEMORY[0].name, "opt-byval"));

@@ -27,10 +27,12 @@
 //!   block after its SROA has run (`hoist-allocas=true` moves them all, as
 //!   seed 004 says);
 //! - lifetime markers and debug records keep naming the alloca itself;
-//! - a dynamic alloca (its size is not a constant) is an error at its
-//!   location, unless `dynamic-alloca-size=N` reserves N bytes for it
-//!   (seed 004's conservative maximum; nothing checks at run time that the
-//!   program stays within N bytes).
+//! - a dynamic alloca (its size is not a constant) is left to `llc`, which
+//!   lowers it to PTX's own `alloca` (sm_52 and PTX 7.3 or later); on an
+//!   older target it is an error at its location. `dynamic-alloca-size=N`
+//!   reserves N bytes for it in the frame instead (seed 004's conservative
+//!   maximum; nothing checks at run time that the program stays within N
+//!   bytes).
 //!
 //! Before:
 //! ```mlir
@@ -86,16 +88,19 @@ use crate::{
         addrspacecast, constant_int, detached, erase, first_result, has_no_uses, integer_attribute, integer_constant,
         nested_ops, op_name, replace_uses, type_attribute, uses,
     },
-    options::{parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions},
+    options::{
+        parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions, TargetOptions,
+    },
     pass::{PassId, PtxccPass},
     slots,
 };
 
 /// Options of `lower-alloca`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LowerAllocaOptions {
     /// Bytes reserved for each dynamic alloca (seed 004's conservative
-    /// maximum); 0 makes a dynamic alloca an error.
+    /// maximum); 0 leaves a dynamic alloca to `llc` (PTX's own `alloca`)
+    /// where the target has it, and makes it an error where it does not.
     pub dynamic_alloca_size: u64,
     /// Emit allocas in address space 5 (seed 004, upstream LLVM after 22)
     /// instead of a generic alloca with a local view; `llc` 22.1
@@ -112,6 +117,8 @@ pub struct LowerAllocaOptions {
     /// its stores (upstream's non-portable-cluster-launch: 8 st.local.b32
     /// instead of 4 st.local.v2.b32).
     pub llvm_opt_after: LlvmOptAfter,
+    /// The target `llc` compiles for: whether it has PTX's `alloca`.
+    pub target: TargetOptions,
 }
 
 impl PassOptions for LowerAllocaOptions {
@@ -122,7 +129,7 @@ impl PassOptions for LowerAllocaOptions {
         OptionInfo {
             name: "dynamic-alloca-size",
             default: "0",
-            description: "bytes reserved for each dynamic alloca (seed 004's conservative maximum, unchecked at run time); 0 = a dynamic alloca is an error",
+            description: "bytes reserved for each dynamic alloca (seed 004's conservative maximum, unchecked at run time); 0 = leave it to llc (PTX alloca, sm_52 and PTX 7.3 or later), an error on older targets",
         },
         OptionInfo {
             name: "local-allocas",
@@ -135,9 +142,14 @@ impl PassOptions for LowerAllocaOptions {
             description: "hoist constant-size allocas of every block to the entry block as seed 004 says; default: only the entry block's move to its top (llc hoists the others after its SROA)",
         },
         LlvmOptAfter::OPTION,
+        TargetOptions::OPTIONS[0],
+        TargetOptions::OPTIONS[1],
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        if let Some(result) = self.target.set(Self::PASS, name, value) {
+            return result;
+        }
         match name {
             "dynamic-alloca-size" => self.dynamic_alloca_size = parse_u64(Self::PASS, name, value)?,
             "local-allocas" => self.local_allocas = parse_bool(Self::PASS, name, value)?,
@@ -152,8 +164,9 @@ impl PassOptions for LowerAllocaOptions {
 /// Why `lower-alloca` failed; the details went out as diagnostics.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum LowerAllocaError {
-    /// Dynamic allocas with `dynamic-alloca-size=0` (reported at their
-    /// locations; the function is unchanged).
+    /// Dynamic allocas on a target without PTX's `alloca`, with
+    /// `dynamic-alloca-size=0` (reported at their locations; the function is
+    /// unchanged).
     #[error("{0} dynamic alloca(s) cannot be placed in the local depot")]
     Dynamic(usize),
 }
@@ -187,17 +200,28 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             _ => false,
         })
         .collect();
+    let mut targets = targets;
     if options.dynamic_alloca_size == 0 {
-        let dynamic: Vec<_> = targets.iter().filter(|a| alloca_count(**a).is_none()).collect();
-        for alloca in &dynamic {
-            emit_error(
-                alloca.location(),
-                "dynamic alloca: PTX needs a local frame of fixed size; make the size a constant, or pass \
-                 'dynamic-alloca-size=N' to lower-alloca to reserve N bytes for it",
-            );
-        }
-        if !dynamic.is_empty() {
-            return Err(LowerAllocaError::Dynamic(dynamic.len()));
+        let dynamic: Vec<_> = targets.iter().copied().filter(|a| alloca_count(*a).is_none()).collect();
+        match options.target.target_of(func) {
+            // llc lowers it to PTX's own alloca: left as it is.
+            Ok(target) if target.has_dynamic_alloca() => targets.retain(|a| !dynamic.contains(a)),
+            target => {
+                let target = target.map(|t| t.to_string()).unwrap_or_else(|_| "the target".into());
+                for alloca in &dynamic {
+                    emit_error(
+                        alloca.location(),
+                        &format!(
+                            "dynamic alloca: {target} has no PTX alloca (sm_52 and PTX 7.3 or later), so the local \
+                             frame must have a fixed size; make the size a constant, target a newer chip, or pass \
+                             'dynamic-alloca-size=N' to lower-alloca to reserve N bytes for it"
+                        ),
+                    );
+                }
+                if !dynamic.is_empty() {
+                    return Err(LowerAllocaError::Dynamic(dynamic.len()));
+                }
+            }
         }
     }
     if options.llvm_opt_after.applies_to(func) {

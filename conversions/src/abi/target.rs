@@ -129,6 +129,12 @@ impl Target {
         }
     }
 
+    /// Whether PTX's own `alloca` exists (sm_52 and PTX 7.3), which `llc`
+    /// lowers a dynamic `alloca` to.
+    pub fn has_dynamic_alloca(&self) -> bool {
+        self.sm >= 52 && self.ptx >= 73
+    }
+
     /// Whether `cvta.param` exists (sm_70 and PTX 7.7).
     pub fn has_cvta_param(&self) -> bool {
         self.sm >= 70 && self.ptx >= 77

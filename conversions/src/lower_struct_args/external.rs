@@ -54,7 +54,7 @@ use super::device::{is_variadic, parameter_types, result_type, symbol_uses, woul
 use crate::{
     abi::{classify::Thresholds, signature::function_name, DataLayout},
     context::context_of,
-    ir::{module_functions, OperationExt},
+    ir::{module_functions, BlockExt, OperationExt},
     kernel::{is_kernel, linkage},
 };
 
@@ -185,7 +185,8 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
     drop(old_body);
     let parameters = parameter_types(func);
     let entry = Block::new(&parameters.iter().map(|ty| (*ty, location)).collect::<Vec<_>>());
-    let arguments: Vec<Value> = (0..parameters.len()).filter_map(|i| entry.argument(i).ok().map(Into::into)).collect();
+    let arguments: Vec<Value> =
+        (0..parameters.len()).filter_map(|i| entry.argument_at(i).ok().map(Into::into)).collect();
     let result = result_type(func).filter(|ty| !is_void(*ty));
     let mut attributes = vec![
         (Identifier::new(&context, "callee"), callee),

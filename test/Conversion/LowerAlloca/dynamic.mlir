@@ -1,10 +1,21 @@
-// lower-alloca and dynamic allocas: an error at the alloca by default (the
-// function is left unchanged); with dynamic-alloca-size=N, seed 004's
-// conservative maximum: N bytes hoisted to the entry block, aligned as the
-// element was.
-// RUN: %ptxcc-opt %s --split-input-file --verify-diagnostics --lower-alloca
+// lower-alloca and dynamic allocas: left to llc by default where the target
+// has PTX's own alloca (sm_52 and PTX 7.3: llc lowers the dynamic alloca to
+// it); an error at the alloca on an older target (the function is left
+// unchanged); with dynamic-alloca-size=N, seed 004's conservative maximum:
+// N bytes hoisted to the entry block, aligned as the element was.
+// RUN: %ptxcc-opt %s --split-input-file --verify-diagnostics --lower-alloca=chip=sm_50
 // RUN: %ptxcc-opt %s --split-input-file --lower-alloca=dynamic-alloca-size=4096 | FileCheck %s
+// RUN: %ptxcc-opt %s --split-input-file --lower-alloca | FileCheck %s --check-prefix=LEFT
+// RUN: sed -n '/^llvm.func @vla/,/^llvm.func @use/p' %s > %t.vla.mlir
+// RUN: %ptxcc-opt %t.vla.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=PTX
 
+// LEFT-LABEL: llvm.func @vla(
+// LEFT: llvm.alloca %{{.*}} x f64 : (i64) -> !llvm.ptr
+// LEFT-NOT: addrspacecast
+// LEFT: llvm.return
+// PTX-LABEL: .visible .func vla(
+// PTX: alloca.u64
+// PTX: cvta.local.u64
 // CHECK-LABEL: llvm.func @vla(
 // CHECK: %[[N:.*]] = llvm.mlir.constant(4096 : i64) : i64
 // CHECK-NEXT: %[[A:.*]] = llvm.alloca %[[N]] x i8 {alignment = 8 : i64} : (i64) -> !llvm.ptr
@@ -14,7 +25,7 @@
 llvm.func @vla(%n: i64, %x: f64) {
   llvm.br ^body
 ^body:
-  // expected-error@+1 {{dynamic alloca: PTX needs a local frame of fixed size; make the size a constant, or pass 'dynamic-alloca-size=N' to lower-alloca to reserve N bytes for it}}
+  // expected-error@+1 {{dynamic alloca: sm_50, PTX 4.0 has no PTX alloca (sm_52 and PTX 7.3 or later), so the local frame must have a fixed size; make the size a constant, target a newer chip, or pass 'dynamic-alloca-size=N' to lower-alloca to reserve N bytes for it}}
   %a = llvm.alloca %n x f64 : (i64) -> !llvm.ptr
   llvm.store %x, %a : f64, !llvm.ptr
   llvm.call @use(%a) : (!llvm.ptr) -> ()
