@@ -82,9 +82,11 @@ fn definition_is_final(func: OperationRef) -> bool {
     )
 }
 
-/// Splits (or, with `whole_program`, internalizes) every externally visible
-/// device function whose lowered ABI would differ and that the module itself
-/// calls. Returns how many it changed.
+/// Splits every device function that the module calls, whose lowered ABI
+/// would differ, and that is externally visible (with a final definition)
+/// or has its address taken; with `whole_program` an externally visible one
+/// whose address is not taken is made internal instead. Returns how many it
+/// changed.
 pub fn split_external_functions(
     module: OperationRef,
     layout: &DataLayout,
