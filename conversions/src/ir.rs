@@ -7,7 +7,7 @@ use melior::ir::{
     attribute::{Attribute, AttributeLike, DenseI32ArrayAttribute, IntegerAttribute},
     block::BlockArgument,
     operation::{OperationLike, OperationResult, WalkOrder, WalkResult},
-    BlockLike, BlockRef, OperationRef, RegionRef, Value, ValueLike,
+    BlockLike, BlockRef, OperationRef, RegionLike, RegionRef, Value, ValueLike,
 };
 
 /// The error of an out-of-range position, without the text of the op.
@@ -340,6 +340,18 @@ pub fn as_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>
 /// for why not `BlockArgument::try_from`).
 pub fn as_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<melior::ir::block::BlockArgument<'c, 'a>> {
     value.is_block_argument().then(|| melior::ir::block::BlockArgument::try_from(value).ok()).flatten()
+}
+
+/// The ops directly in the body of `op` (the first block of its first
+/// region: a module's functions, globals and nested modules), in order.
+pub fn body_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let mut next = op.region_at(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+    while let Some(op) = next {
+        ops.push(op);
+        next = op.next_in_block();
+    }
+    ops
 }
 
 /// Every op nested in `root` (not `root` itself), in pre-order.

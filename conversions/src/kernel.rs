@@ -52,6 +52,26 @@ pub fn linkage(func: OperationRef) -> mlir_sys::MlirLLVMLinkage {
         .unwrap_or(mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal)
 }
 
+/// Whether `func` has a body (is defined, not only declared).
+pub fn has_body(func: OperationRef) -> bool {
+    func.region_at(0).ok().and_then(|r| r.first_block()).is_some()
+}
+
+/// Whether nothing outside its symbol table can refer to `func`: local
+/// linkage (`internal`, `private`), or MLIR's private visibility (what
+/// `func.func private` becomes through convert-func-to-llvm, with external
+/// linkage).
+pub fn is_local_symbol(func: OperationRef) -> bool {
+    matches!(
+        linkage(func),
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
+    ) || func
+        .attribute("sym_visibility")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .is_some_and(|a| a.value() == "private")
+}
+
 /// Whether the body of `func` is exactly the one a call runs (LLVM's "exact
 /// definition"): external, internal or private linkage. `weak`, `linkonce`,
 /// `common` and `extern_weak` bodies can be replaced at link time, and the
@@ -63,7 +83,7 @@ pub fn has_exact_definition(func: OperationRef) -> bool {
         mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal
             | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal
             | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
-    ) && func.region_at(0).ok().and_then(|r| r.first_block()).is_some()
+    ) && has_body(func)
 }
 
 /// The function type of an `llvm.func`.

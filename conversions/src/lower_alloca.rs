@@ -192,7 +192,7 @@ fn alloca_count(alloca: OperationRef) -> Option<i64> {
 pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<(), LowerAllocaError> {
     // The allocas to rewrite: generic ones, and (in the form llc 22 needs)
     // those written in space 5.
-    let targets: Vec<_> = allocas(func)
+    let mut targets: Vec<_> = allocas(func)
         .into_iter()
         .filter(|a| match alloca_space(*a) {
             Some(address_space::GENERIC) => true,
@@ -200,7 +200,6 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             _ => false,
         })
         .collect();
-    let mut targets = targets;
     if options.dynamic_alloca_size == 0 {
         let dynamic: Vec<_> = targets.iter().copied().filter(|a| alloca_count(*a).is_none()).collect();
         match options.target.target_of(func) {

@@ -62,7 +62,7 @@ pub use rewrite::rewrite_argument;
 use crate::{
     abi::{check_param_space, classify::Thresholds, signature::function_signature, DataLayout, FunctionSignature},
     context::context_of,
-    ir::{module_functions, op_name},
+    ir::{body_ops, module_functions, op_name},
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
     options::{
         parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions, TargetOptions,
@@ -220,13 +220,7 @@ pub fn lower_struct_args(
         return lower_module(module, options);
     }
     let (mut summary, mut kernels, mut problems) = (Vec::new(), 0, 0);
-    let mut next = module.region_at(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if op_name(op) != "gpu.module" {
-            continue;
-        }
-        let gpu_module = op;
+    for gpu_module in body_ops(module).into_iter().filter(|op| op_name(*op) == "gpu.module") {
         match lower_module(gpu_module, options) {
             Ok(done) => summary.extend(done),
             Err(LowerStructArgsError::Kernels { kernels: k, problems: p }) => {

@@ -10,18 +10,17 @@
 //! walks) collects first and works outside the callback, or contains its own
 //! panics.
 
-use crate::ir::OperationExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, r#type::TypeId, OperationRef, RegionLike},
+    ir::{operation::OperationLike, r#type::TypeId, OperationRef},
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
     ContextRef,
 };
 use ptxcc_dialect::verify::emit_error;
 
 use crate::{
-    ir::{module_functions, op_name},
+    ir::{body_ops, module_functions, op_name},
     options::PassOptions,
 };
 
@@ -173,15 +172,12 @@ pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> 
                     // Only the ops beside the functions are looked into: walking
                     // the whole module cost as much as a pass on large modules.
                     let mut ok = true;
-                    let mut next =
-                        module.region_at(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
-                    while let Some(op) = next {
+                    for op in body_ops(module) {
                         if op_name(op) != "llvm.func" && op.region_count() > 0 {
                             for func in module_functions(op) {
                                 ok &= body(func);
                             }
                         }
-                        next = op.next_in_block();
                     }
                     ok
                 });

@@ -225,75 +225,83 @@ pub fn function_target(func: OperationRef, chip: Option<&str>, ptx: Option<u32>)
         a.to_string().split('"').skip(1).step_by(2).map(str::to_string).collect()
     });
     if function_chip.is_none() && features.is_none() {
-        if let Some((module_chip, module_features)) = gpu_module_target(func) {
-            return Target::resolve(chip, ptx, Some(&module_chip), Some(&module_features));
+        if let Some(target) = gpu_module_target(func) {
+            return Target::resolve(chip, ptx, Some(&target.chip), Some(&target.features));
         }
     }
     Target::resolve(chip, ptx, function_chip, features.as_deref())
 }
 
-/// The optimization level upstream's `gpu-module-to-binary` compiles the
-/// `gpu.module` around `func` at: the `O` of its `#nvvm.target` (2 when the
-/// target leaves it out; with several targets, the lowest). `None` outside a
-/// `gpu.module` with an NVVM target.
-pub fn gpu_module_opt_level(func: OperationRef) -> Option<u32> {
+/// One `#nvvm.target` of a `gpu.module`: what upstream's
+/// `gpu-module-to-binary` compiles the module for, with NVVM's defaults for
+/// what the attribute leaves out (`O = 2`, `sm_50`, `+ptx60`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NvvmTarget {
+    /// The optimization level LLVM's pipeline runs at before codegen.
+    pub opt_level: u32,
+    /// The chip (`sm_90`).
+    pub chip: String,
+    /// The target features (`+ptx80`).
+    pub features: Vec<String>,
+}
+
+impl NvvmTarget {
+    /// The chip's number (`sm_90a` -> 90), for comparing chips.
+    fn sm(&self) -> u32 {
+        self.chip.trim_start_matches("sm_").trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().unwrap_or(0)
+    }
+}
+
+/// The NVVM targets of the `gpu.module` around `func`; `None` outside a
+/// `gpu.module` or in one without targets.
+///
+/// The C API has no accessors for `#nvvm.target`'s parameters, so they are
+/// read from the attribute's printed form (short: one per target).
+pub fn gpu_module_targets(func: OperationRef) -> Option<Vec<NvvmTarget>> {
     let mut current = func.parent_operation();
     while let Some(op) = current {
         if crate::ir::op_name(op) == "gpu.module" {
             let targets = op.attribute("targets").ok()?.to_string();
-            return targets
-                .split("#nvvm.target")
-                .skip(1)
-                .map(|target| {
-                    let body = target.split('>').next().unwrap_or_default();
-                    body.split("O = ")
-                        .nth(1)
-                        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse().ok()))
-                        .unwrap_or(2)
-                })
-                .min();
+            let parsed: Vec<_> = targets.split("#nvvm.target").skip(1).map(parse_nvvm_target).collect();
+            return (!parsed.is_empty()).then_some(parsed);
         }
         current = op.parent_operation();
     }
     None
 }
 
-/// The NVVM target of the `gpu.module` around `func`, as (chip, features):
-/// what upstream's `gpu-module-to-binary` compiles it for
-/// (`#nvvm.target<chip = "sm_90", features = "+ptx80">`, with NVVM's
-/// defaults `sm_50` and `+ptx60` for what it leaves out). With several NVVM
-/// targets, the one with the oldest chip: ptxcc's output must assemble for
-/// each.
-pub fn gpu_module_target(func: OperationRef) -> Option<(String, Vec<String>)> {
-    let mut current = func.parent_operation();
-    while let Some(op) = current {
-        if crate::ir::op_name(op) == "gpu.module" {
-            let targets = op.attribute("targets").ok()?.to_string();
-            return targets
-                .split("#nvvm.target")
-                .skip(1)
-                .map(|target| {
-                    let body = target.split('>').next().unwrap_or_default();
-                    let field = |name: &str, default: &str| {
-                        body.split(&format!("{name} = \""))
-                            .nth(1)
-                            .and_then(|rest| rest.split('"').next())
-                            .unwrap_or(default)
-                            .to_string()
-                    };
-                    let features = field("features", "+ptx60").split(',').map(str::to_string).collect::<Vec<_>>();
-                    (field("chip", "sm_50"), features)
-                })
-                .min_by_key(|(chip, _)| {
-                    chip.trim_start_matches("sm_")
-                        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                        .parse::<u32>()
-                        .unwrap_or(0)
-                });
-        }
-        current = op.parent_operation();
+/// Reads `<O = 3, chip = "sm_90", features = "+ptx80">` (the text after
+/// `#nvvm.target`; the parameters are printed only when they differ from
+/// the defaults).
+fn parse_nvvm_target(text: &str) -> NvvmTarget {
+    let body = text.split('>').next().unwrap_or_default();
+    let quoted = |name: &str| {
+        body.split(&format!("{name} = \"")).nth(1).and_then(|rest| rest.split('"').next()).map(str::to_string)
+    };
+    let opt_level = body
+        .split("O = ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2);
+    NvvmTarget {
+        opt_level,
+        chip: quoted("chip").unwrap_or_else(|| "sm_50".into()),
+        features: quoted("features").unwrap_or_else(|| "+ptx60".into()).split(',').map(str::to_string).collect(),
     }
-    None
+}
+
+/// The target ptxcc decides for in a `gpu.module` with several NVVM
+/// targets: the one with the oldest chip (the output must assemble for
+/// each).
+pub fn gpu_module_target(func: OperationRef) -> Option<NvvmTarget> {
+    gpu_module_targets(func)?.into_iter().min_by_key(NvvmTarget::sm)
+}
+
+/// The optimization level `gpu-module-to-binary` compiles the `gpu.module`
+/// around `func` at (the lowest of its NVVM targets').
+pub fn gpu_module_opt_level(func: OperationRef) -> Option<u32> {
+    gpu_module_targets(func)?.iter().map(|t| t.opt_level).min()
 }
 
 /// The input types and variadic flag of an `!llvm.func` type, or `None`
@@ -434,4 +442,27 @@ pub fn call_site_signature(
         None => super::call::Callee::Indirect,
     };
     Ok(Some((signature, callee)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    /// The printed `#nvvm.target` leaves out what equals NVVM's defaults.
+    #[rstest]
+    #[case("<>", 2, "sm_50", &["+ptx60"])]
+    #[case("<O = 3, chip = \"sm_90\", features = \"+ptx80\">", 3, "sm_90", &["+ptx80"])]
+    #[case("<O = 0, chip = \"sm_90a\">", 0, "sm_90a", &["+ptx60"])]
+    #[case("<chip = \"sm_80\", features = \"+ptx75,+ptx80\", flags = {fast}>", 2, "sm_80", &["+ptx75", "+ptx80"])]
+    fn reads_printed_nvvm_targets(
+        #[case] text: &str,
+        #[case] opt_level: u32,
+        #[case] chip: &str,
+        #[case] features: &[&str],
+    ) {
+        let target = parse_nvvm_target(text);
+        assert_eq!((target.opt_level, target.chip.as_str()), (opt_level, chip));
+        assert_eq!(target.features, features);
+    }
 }

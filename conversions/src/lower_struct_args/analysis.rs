@@ -438,7 +438,7 @@ fn in_bounds(node: &Node, plan: &ArgumentPlan) -> bool {
 
 /// Whether every use of the `llvm.ptrtoint` result is an `llvm.icmp eq` or
 /// `ne` against the constant zero (and there is at least one).
-fn only_null_tests(ptrtoint: OperationRef) -> bool {
+pub(super) fn only_null_tests(ptrtoint: OperationRef) -> bool {
     let Ok(result) = ptrtoint.result_at(0) else { return false };
     let uses = uses(result.into());
     !uses.is_empty() && uses.iter().all(|used| is_null_test(used.owner, used.index))
@@ -451,8 +451,7 @@ fn is_null_test(op: OperationRef, operand: usize) -> bool {
         && operand < 2
         && null_test_predicate(op).is_some()
         && op.operand_at(1 - operand).is_ok_and(|other| {
-            constant_int(other) == Some(0)
-                || crate::ir::as_result(other).is_some_and(|r| op_name(r.owner()) == "llvm.mlir.zero")
+            constant_int(other) == Some(0) || crate::kernel::defining_op(other, "llvm.mlir.zero").is_some()
         })
 }
 

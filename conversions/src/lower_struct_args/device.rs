@@ -54,7 +54,10 @@ use crate::{
     },
     context::context_of,
     ir::{first_result, flat_symbol_name, has_no_uses, i32_array_attribute, i64_array_attribute, op_name, uses},
-    kernel::{dictionary, function_type, is_kernel, linkage, parameter_attribute, parameter_integer, LLVM_BYVAL},
+    kernel::{
+        dictionary, function_type, has_body, is_kernel, is_local_symbol, parameter_attribute, parameter_integer,
+        LLVM_BYVAL,
+    },
 };
 
 /// How an aggregate parameter arrives before lowering.
@@ -333,24 +336,10 @@ fn signature_is_fixed_as(
         return (!flatten_kernels || called || func.region_at(0).ok().and_then(|r| r.first_block()).is_none())
             .then_some("a kernel keeps its launch ABI");
     }
-    if func.region_at(0).ok().and_then(|r| r.first_block()).is_none() {
+    if !has_body(func) {
         return Some("it is only declared");
     }
-    // MLIR's private visibility promises the same as local linkage: no
-    // reference from outside the symbol table (what `func.func private`
-    // becomes through convert-func-to-llvm, with external linkage).
-    let private_symbol = func
-        .attribute("sym_visibility")
-        .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .is_some_and(|a| a.value() == "private");
-    if !private_symbol
-        && !assume_local
-        && !matches!(
-            linkage(func),
-            mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
-        )
-    {
+    if !assume_local && !is_local_symbol(func) {
         return Some("it is visible outside the module");
     }
     if is_variadic(func) {
@@ -556,7 +545,10 @@ pub fn plan_function<'c, 'a>(
     lower_byval: bool,
     flatten_kernels: bool,
 ) -> Option<DevicePlan<'c, 'a>> {
-    plan_function_as(func, uses, layout, thresholds, lower_byval, flatten_kernels, false)
+    if signature_is_fixed(func, uses, flatten_kernels).is_some() {
+        return None;
+    }
+    plan_signature(func, uses.map(|u| u.calls.clone()).unwrap_or_default(), layout, thresholds, lower_byval)
 }
 
 /// Whether `func`, an externally visible device function, would change
@@ -570,22 +562,19 @@ pub(super) fn would_change_as_local<'c, 'a>(
     lower_byval: bool,
 ) -> bool {
     let uses = SymbolUses { calls, other: false, musttail: false };
-    plan_function_as(func, Some(&uses), layout, thresholds, lower_byval, false, true).is_some()
+    signature_is_fixed_as(func, Some(&uses), false, true).is_none()
+        && plan_signature(func, uses.calls, layout, thresholds, lower_byval).is_some()
 }
 
-fn plan_function_as<'c, 'a>(
+/// The plan of a function free to change signature, called at `calls`;
+/// `None` when nothing would change.
+fn plan_signature<'c, 'a>(
     func: OperationRef<'c, 'a>,
-    uses: Option<&SymbolUses<'c, 'a>>,
+    calls: Vec<OperationRef<'c, 'a>>,
     layout: &DataLayout,
     thresholds: &Thresholds,
     lower_byval: bool,
-    flatten_kernels: bool,
-    assume_local: bool,
 ) -> Option<DevicePlan<'c, 'a>> {
-    if signature_is_fixed_as(func, uses, flatten_kernels, assume_local).is_some() {
-        return None;
-    }
-    let calls = uses.map(|u| u.calls.clone()).unwrap_or_default();
     let params = (0..parameter_types(func).len())
         .map(|index| plan_parameter(func, index, layout, thresholds, lower_byval))
         .collect();

@@ -41,7 +41,7 @@
 //! llvm.func ptx_kernelcc @k(...) { ... llvm.call @dot_ptxcc(%x, %y) ... }
 //! ```
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use melior::ir::{
     attribute::{ArrayAttribute, AttributeLike, DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
@@ -55,19 +55,11 @@ use crate::{
     abi::{classify::Thresholds, signature::function_name, DataLayout},
     context::context_of,
     ir::{module_functions, BlockExt, OperationExt},
-    kernel::{is_kernel, linkage},
+    kernel::{has_body, is_kernel, is_local_symbol, linkage},
 };
 
 /// The suffix of an internal clone's name.
 pub const CLONE_SUFFIX: &str = "_ptxcc";
-
-/// Whether `func` has local linkage (`internal`, `private`).
-fn is_local(func: OperationRef) -> bool {
-    matches!(
-        linkage(func),
-        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
-    )
-}
 
 /// Linkages whose definition in this module is the one the module's calls
 /// run (ODR kinds included: every definition is equivalent); `weak`,
@@ -99,19 +91,12 @@ pub fn split_external_functions(
     for func in &functions {
         *defined.entry(function_name(*func)).or_default() += 1;
     }
-    let names: HashSet<String> = defined.keys().cloned().collect();
     let symbols = symbol_uses(module);
     let mut changed = 0;
     for func in functions {
         let name = function_name(func);
-        let has_body = func.region_at(0).ok().and_then(|r| r.first_block()).is_some();
-        let private_symbol = func
-            .attribute("sym_visibility")
-            .ok()
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .is_some_and(|a| a.value() == "private");
-        let local = private_symbol || is_local(func);
-        if is_kernel(func) || !has_body || is_variadic(func) || defined.get(&name) != Some(&1) {
+        let local = is_local_symbol(func);
+        if is_kernel(func) || !has_body(func) || is_variadic(func) || defined.get(&name) != Some(&1) {
             continue;
         }
         let Some(uses) = symbols.get(&name) else { continue };
@@ -129,7 +114,7 @@ pub fn split_external_functions(
             // address: internal, and every use is a call in view.
             set_linkage(func, "internal");
         } else {
-            let clone = fresh_name(&name, &names);
+            let clone = fresh_name(&name, &defined);
             split(func, &clone, &uses.calls, uses.other);
             if !local && whole_program {
                 set_linkage(func, "internal");
@@ -140,10 +125,10 @@ pub fn split_external_functions(
     changed
 }
 
-/// `name_ptxcc`, or `name_ptxcc.N` for the first `N` that no function has.
-fn fresh_name(name: &str, taken: &HashSet<String>) -> String {
+/// `name_ptxcc`, or `name_ptxcc_N` for the first `N` that no function has.
+fn fresh_name(name: &str, taken: &HashMap<String, usize>) -> String {
     let base = format!("{name}{CLONE_SUFFIX}");
-    (0..).map(|n| if n == 0 { base.clone() } else { format!("{base}_{n}") }).find(|c| !taken.contains(c)).unwrap()
+    (0..).map(|n| if n == 0 { base.clone() } else { format!("{base}_{n}") }).find(|c| !taken.contains_key(c)).unwrap()
 }
 
 /// Sets the `linkage` of `func` to `kind` (`internal`).
@@ -280,7 +265,7 @@ mod tests {
 
     #[test]
     fn fresh_names_avoid_taken_ones() {
-        let taken: HashSet<String> = ["f_ptxcc".to_string(), "f_ptxcc_1".to_string()].into_iter().collect();
+        let taken: HashMap<String, usize> = [("f_ptxcc".to_string(), 1), ("f_ptxcc_1".to_string(), 1)].into();
         assert_eq!(fresh_name("f", &taken), "f_ptxcc_2");
         assert_eq!(fresh_name("g", &taken), "g_ptxcc");
     }
