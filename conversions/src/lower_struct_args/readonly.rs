@@ -191,6 +191,8 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
                 None => Err(Escape::capture(op, "is used by a branch ptxcc does not follow")),
             },
             "llvm.call" => self.call_only_reads(op, used.index, depth),
+            // An address only compared with zero gives nothing away.
+            "llvm.ptrtoint" if super::analysis::only_null_tests(op) => Ok(()),
             "llvm.ptrtoint" => Err(Escape::capture(op, "is converted to an integer")),
             "llvm.return" => Err(Escape::capture(op, "is returned")),
             name => Err(Escape::capture(op, format!("is used by '{name}', which ptxcc does not know to only read"))),

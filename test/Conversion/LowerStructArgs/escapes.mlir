@@ -532,3 +532,26 @@ llvm.func ptx_kernelcc @ptrtoint_compared(%s: !llvm.ptr {llvm.byval = !llvm.stru
   llvm.store %lt, %out : i1, !llvm.ptr
   llvm.return
 }
+
+// -----
+
+// A callee that only compares the address with null captures nothing: the
+// struct is read through its generic address (cast-only), not copied.
+// CHECK-LABEL: llvm.func ptx_kernelcc @null_checked_callee(
+// CHECK-NOT: llvm.alloca
+// CHECK: "ptxcc.param_to_generic"
+// CHECK: llvm.call @checks_null(
+llvm.func @checks_null(%p: !llvm.ptr) -> i32 {
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  %i = llvm.ptrtoint %p : !llvm.ptr to i64
+  %null = llvm.icmp "eq" %i, %zero : i64
+  %v = llvm.load %p : !llvm.ptr -> i32
+  %z = llvm.zext %null : i1 to i32
+  %r = llvm.add %v, %z : i32
+  llvm.return %r : i32
+}
+llvm.func ptx_kernelcc @null_checked_callee(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i32, i32)>}, %out: !llvm.ptr) {
+  %r = llvm.call @checks_null(%s) : (!llvm.ptr) -> i32
+  llvm.store %r, %out : i32, !llvm.ptr
+  llvm.return
+}
