@@ -10,8 +10,9 @@ repeatable; default a):
 
     a  where clang and llc put ptxcc: clang -O2 IR
            without: llc FILE.ll
-           with:    mlir-translate --import-llvm | ptxcc-opt --ptxcc-pipeline
-                    | mlir-translate --mlir-to-llvmir | llc
+           with:    ptxcc-opt FILE.ll --ptxcc-pipeline --emit=ptx
+                    (LLVM IR in, PTX out, in process: the same PTX as
+                    ptxcc-opt | mlir-translate --mlir-to-llvmir | llc)
     b  where MLIR compilers put ptxcc, before LLVM's optimizer: unoptimized IR
        (clang -O0 -Xclang -disable-O0-optnone)
            without: opt -O3 | llc
@@ -119,7 +120,8 @@ def compile_file(path, flow, args, tmp):
         ll = base + ".stripped.ll"
         with open(ll, "w") as f:
             f.write(stripped)
-    run("mlir-translate --import-llvm", [llvm("mlir-translate"), "--import-llvm", ll, "-o", base + ".mlir"])
+    # ptxcc-opt's import keeps __grid_constant__ (mlir-translate's drops it).
+    run("ptxcc-opt (import)", [args.ptxcc_opt, ll, "-o", base + ".mlir"])
     # Flow b tells ptxcc that LLVM's optimizer comes next; in flow c the
     # gpu.module's #nvvm.target says so (llvm-opt-after=auto).
     after = " llvm-opt-after=true" if flow == "b" else ""
@@ -147,14 +149,15 @@ def compile_file(path, flow, args, tmp):
             plain = base + ".opt.ll"
         # llc without ptxcc also proves that the stripped IR still parses.
         run("llc (without ptxcc)", llc + [plain, "-o", base + ".llc.ptx"])
-        run("ptxcc-opt", ptxcc + [base + ".mlir", "-o", base + ".ptxcc.mlir"])
-        lowered = base + ".ptxcc.ll"
-        run("mlir-translate --mlir-to-llvmir",
-            [llvm("mlir-translate"), "--mlir-to-llvmir", base + ".ptxcc.mlir", "-o", lowered])
-        if flow == "b":
+        if flow == "a":
+            run("ptxcc-opt --emit=ptx", ptxcc + [ll, "--emit=ptx", "-o", base + ".ptxcc.ptx"])
+        else:
+            run("ptxcc-opt", ptxcc + [base + ".mlir", "-o", base + ".ptxcc.mlir"])
+            lowered = base + ".ptxcc.ll"
+            run("mlir-translate --mlir-to-llvmir",
+                [llvm("mlir-translate"), "--mlir-to-llvmir", base + ".ptxcc.mlir", "-o", lowered])
             run("opt -O3 (with ptxcc)", opt + [lowered, "-o", base + ".ptxcc.opt.ll"])
-            lowered = base + ".ptxcc.opt.ll"
-        run("llc (with ptxcc)", llc + [lowered, "-o", base + ".ptxcc.ptx"])
+            run("llc (with ptxcc)", llc + [base + ".ptxcc.opt.ll", "-o", base + ".ptxcc.ptx"])
         texts = []
         for ptx in (base + ".llc.ptx", base + ".ptxcc.ptx"):
             with open(ptx) as f:

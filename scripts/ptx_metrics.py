@@ -134,3 +134,14 @@ def measure(body):
             if opcode.startswith(("ld.param", "st.param")):
                 param_accesses += 1
     return local_bytes, local_accesses, instructions, param_accesses
+
+
+if __name__ == "__main__":
+    # `python3 ptx_metrics.py k.ptx`: one line per kernel, for tests that
+    # compare two compilers' PTX.
+    import sys
+
+    with open(sys.argv[1]) as ptx_file:
+        for kernel, kernel_body in kernel_bodies(ptx_file.read()):
+            local, local_ops, count, param_ops = measure(kernel_body)
+            print(f"{kernel}: local bytes {local}, ld/st.local {local_ops}, instructions {count}, ld/st.param {param_ops}")

@@ -91,7 +91,9 @@ fn flatten(diagnostic: &MlirDiagnostic, sink: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The file, line and column of the first file location inside `location`.
+/// The file, line and column of the first file location inside `location`
+/// (line 0, as LLVM IR's importer and whole-file problems use, names the
+/// file only).
 pub fn file_line_column(location: Location) -> (Option<String>, Option<u32>, Option<u32>) {
     let mut name = mlir_sys::MlirStringRef { data: std::ptr::null(), length: 0 };
     let (mut line, mut column) = (0, 0);
@@ -99,7 +101,11 @@ pub fn file_line_column(location: Location) -> (Option<String>, Option<u32>, Opt
     let found = unsafe { shim::ptxccLocationFileLineCol(location.to_raw(), &mut name, &mut line, &mut column) };
     if found {
         // SAFETY: the name is owned by the context.
-        (Some(unsafe { shim::to_string(name) }), Some(line), Some(column))
+        let file = Some(unsafe { shim::to_string(name) });
+        if line == 0 {
+            return (file, None, None);
+        }
+        (file, Some(line), Some(column))
     } else {
         (None, None, None)
     }

@@ -81,6 +81,7 @@
 
 mod context;
 pub mod diagnostics;
+pub mod llvm;
 pub mod nesting;
 pub mod opt;
 mod pipeline;

@@ -16,6 +16,7 @@ use melior::{
 use crate::{
     context::create_context,
     diagnostics::{render, DiagnosticCollector},
+    llvm::{emit_ptx, import_llvm_ir, input_kind, ptx_target, InputFormat, InputKind},
     nesting::{check_nesting, MAX_NESTING},
     registry::register_passes,
     shim,
@@ -36,6 +37,8 @@ pub enum Emit {
     Llvm,
     /// MLIR bytecode (`mlir-opt --emit-bytecode`).
     Bytecode,
+    /// PTX, through LLVM's NVPTX backend in process (see [`crate::llvm`]).
+    Ptx,
 }
 
 /// The first bytes of every MLIR bytecode file (`ML\xefR`).
@@ -68,6 +71,8 @@ pub struct OptConfig {
     pub allow_unregistered_dialect: bool,
     /// Print the output in MLIR's generic form.
     pub print_generic: bool,
+    /// What the input is (MLIR or LLVM IR); found out by default.
+    pub input_format: InputFormat,
 }
 
 /// The result of processing one input.
@@ -82,22 +87,28 @@ pub struct OptOutcome {
     pub success: bool,
 }
 
-/// Processes `input` (MLIR text or bytecode, told apart by
-/// [`is_bytecode`]), read from `filename` (`<stdin>` for standard input).
-/// Text must be UTF-8 (the driver reports where it is not).
+/// Processes `input` (MLIR text or bytecode, or LLVM IR text or bitcode:
+/// see [`input_kind`]), read from `filename` (`<stdin>` for standard input).
+/// MLIR text must be UTF-8 (the driver reports where it is not).
 pub fn process_input(config: &OptConfig, input: &[u8], filename: &str) -> OptOutcome {
-    if !is_bytecode(input) {
+    let kind = input_kind(config.input_format, input, filename);
+    if kind == InputKind::MlirText {
         return process(config, &String::from_utf8_lossy(input), filename);
     }
     register_passes();
     if config.split_input_file || config.verify_diagnostics {
-        let message = "--split-input-file and --verify-diagnostics need textual input, not bytecode";
+        let message = match kind {
+            InputKind::Llvm => "--split-input-file and --verify-diagnostics need MLIR text, not LLVM IR",
+            _ => "--split-input-file and --verify-diagnostics need textual input, not bytecode",
+        };
         return OptOutcome { messages: render(&plain_error(message.into()), filename, None), ..OptOutcome::default() };
     }
-    let (output, diagnostics, ok) = process_piece(config, input, filename);
+    let (output, diagnostics, ok) = process_piece(config, kind, input, filename);
     let mut outcome = OptOutcome { output: output.unwrap_or_default(), success: ok, ..OptOutcome::default() };
+    // LLVM IR text: show the line a parse error points at.
+    let text = (kind == InputKind::Llvm).then(|| std::str::from_utf8(input).ok()).flatten();
     for diagnostic in &diagnostics {
-        outcome.messages.push_str(&render(diagnostic, filename, None));
+        outcome.messages.push_str(&render(diagnostic, filename, text));
     }
     outcome
 }
@@ -112,7 +123,7 @@ pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
     let mut outputs = Vec::new();
     for piece in &pieces {
         let (output, diagnostics, ok) = match check_nesting(piece, MAX_NESTING) {
-            Ok(()) => process_piece(config, piece.as_bytes(), filename),
+            Ok(()) => process_piece(config, InputKind::MlirText, piece.as_bytes(), filename),
             Err(error) => (None, vec![Diagnostic { file: Some(filename.to_string()), ..error }], false),
         };
         if let Some(output) = output {
@@ -159,7 +170,12 @@ pub fn split_input(source: &str) -> Vec<String> {
 
 /// Parses, verifies, transforms and prints one piece. Returns the printed
 /// result (when everything succeeded), the diagnostics and success.
-fn process_piece(config: &OptConfig, source: &[u8], filename: &str) -> (Option<Vec<u8>>, Vec<Diagnostic>, bool) {
+fn process_piece(
+    config: &OptConfig,
+    kind: InputKind,
+    source: &[u8],
+    filename: &str,
+) -> (Option<Vec<u8>>, Vec<Diagnostic>, bool) {
     let context = match create_context() {
         Ok(context) => context,
         Err(error) => return (None, vec![plain_error(error.to_string())], false),
@@ -168,7 +184,7 @@ fn process_piece(config: &OptConfig, source: &[u8], filename: &str) -> (Option<V
     // SAFETY: the context is alive.
     unsafe { shim::ptxccContextSetPrintOpOnDiagnostic(context.to_raw(), !config.verify_diagnostics) };
     let collector = DiagnosticCollector::attach(&context);
-    let result = transform(config, &context, source, filename);
+    let result = transform(config, &context, kind, source, filename);
     let mut diagnostics = collector.take();
     match result {
         Ok(output) => (Some(output), diagnostics, true),
@@ -187,16 +203,17 @@ fn plain_error(message: String) -> Diagnostic {
 
 /// The work on one piece. `Err(None)`: the problem was reported as a
 /// diagnostic; `Err(Some(message))`: a problem without a location.
-fn transform(config: &OptConfig, context: &Context, source: &[u8], filename: &str) -> Result<Vec<u8>, Option<String>> {
-    let source_ref = mlir_sys::MlirStringRef { data: source.as_ptr().cast(), length: source.len() };
-    // SAFETY: the bytes and the name outlive the call; the result is owned
-    // by us. MLIR's parser reads bytecode as well as text.
-    let raw = unsafe { shim::ptxccParseModule(context.to_raw(), source_ref, shim::string_ref(filename)) };
-    if raw.ptr.is_null() {
-        return Err(None);
-    }
-    // SAFETY: the parser returned a fresh, owned builtin.module.
-    let mut module = Module::from_operation(unsafe { Operation::from_raw(raw) }).ok_or(None)?;
+fn transform(
+    config: &OptConfig,
+    context: &Context,
+    kind: InputKind,
+    source: &[u8],
+    filename: &str,
+) -> Result<Vec<u8>, Option<String>> {
+    let mut module = match kind {
+        InputKind::Llvm => import_llvm_ir(context, source, filename).ok_or(None)?,
+        InputKind::MlirText | InputKind::MlirBytecode => parse_module(context, source, filename).ok_or(None)?,
+    };
     if ptxcc_dialect::verify(module.as_operation()).is_err() {
         return Err(None);
     }
@@ -234,7 +251,25 @@ fn transform(config: &OptConfig, context: &Context, source: &[u8], filename: &st
         }
         Emit::Llvm => translate_to_llvm_ir(&module).map(String::into_bytes).ok_or(None),
         Emit::Bytecode => Ok(module.as_operation().write_bytecode()),
+        Emit::Ptx => {
+            let target = ptx_target(&module, config.pipeline.as_deref()).map_err(Some)?;
+            emit_ptx(&module, &target).map(String::into_bytes)
+        }
     }
+}
+
+/// Parses MLIR text or bytecode into a module; `None` after reporting the
+/// errors as diagnostics.
+fn parse_module<'c>(context: &'c Context, source: &[u8], filename: &str) -> Option<Module<'c>> {
+    let source_ref = mlir_sys::MlirStringRef { data: source.as_ptr().cast(), length: source.len() };
+    // SAFETY: the bytes and the name outlive the call; the result is owned
+    // by us. MLIR's parser reads bytecode as well as text.
+    let raw = unsafe { shim::ptxccParseModule(context.to_raw(), source_ref, shim::string_ref(filename)) };
+    if raw.ptr.is_null() {
+        return None;
+    }
+    // SAFETY: the parser returned a fresh, owned builtin.module.
+    Module::from_operation(unsafe { Operation::from_raw(raw) })
 }
 
 /// Translates `module` to LLVM IR text; `None` after reporting errors as

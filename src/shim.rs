@@ -1,5 +1,6 @@
-//! Bindings to the C++ shim (`src/shim/ptxcc_shim.cpp`): the few things the
-//! MLIR 22 C API cannot do. Safe wrappers live next to their users.
+//! Bindings to the C++ shim (`src/shim/ptxcc_shim.cpp`, and
+//! `src/shim/ptxcc_llvm.cpp` for LLVM IR input and PTX output): the few
+//! things the MLIR 22 C API cannot do. Safe wrappers live next to their users.
 
 use mlir_sys::{MlirContext, MlirDialectRegistry, MlirLocation, MlirOpPassManager, MlirOperation, MlirStringRef};
 use std::ffi::{c_char, c_void};
@@ -41,6 +42,19 @@ unsafe extern "C" {
     pub(crate) fn ptxccContextSetPrintOpOnDiagnostic(context: MlirContext, enable: bool);
     pub(crate) fn ptxccTranslateToLLVMIR(
         module: MlirOperation,
+        callback: StringCallback,
+        user_data: *mut c_void,
+    ) -> bool;
+    pub(crate) fn ptxccImportLLVMIR(
+        context: MlirContext,
+        source: MlirStringRef,
+        filename: MlirStringRef,
+    ) -> MlirOperation;
+    pub(crate) fn ptxccExitOnFatalError(prefix: MlirStringRef);
+    pub(crate) fn ptxccEmitPTX(
+        module: MlirOperation,
+        cpu: MlirStringRef,
+        features: MlirStringRef,
         callback: StringCallback,
         user_data: *mut c_void,
     ) -> bool;

@@ -7,7 +7,7 @@ import lit.formats
 
 config.name = "ptxcc"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".test", ".cu"]
+config.suffixes = [".mlir", ".test", ".cu", ".ll"]
 config.excludes = ["Inputs", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "Output")
@@ -56,7 +56,7 @@ config.substitutions.append(
 )
 # FileCheck, not, mlir-opt, mlir-translate, llc and clang come from llvm_bin
 # (first on PATH), never from elsewhere on the machine.
-for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang", "opt"]:
+for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang", "opt", "llvm-as"]:
     if not os.path.exists(os.path.join(llvm_bin, tool)):
         lit_config.fatal(f"{tool} not found in {llvm_bin}")
 

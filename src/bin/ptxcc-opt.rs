@@ -13,7 +13,8 @@ use std::{
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use ptxcc::{
-    opt::{is_bytecode, process, process_input, Emit, OptConfig},
+    llvm::{exit_on_llvm_fatal_error, input_kind, InputFormat, InputKind},
+    opt::{process, process_input, Emit, OptConfig},
     registry::{PASSES, UPSTREAM_PASSES},
 };
 
@@ -21,7 +22,18 @@ fn command() -> Command {
     let mut command = Command::new("ptxcc-opt")
         .about("Lower the PTX calling convention in MLIR (LLVM/NVVM dialects) with the ptxcc passes")
         .version(env!("CARGO_PKG_VERSION"))
-        .arg(Arg::new("input").value_name("INPUT").default_value("-").help("Input file, or '-' for standard input"))
+        .arg(Arg::new("input").value_name("INPUT").default_value("-").help(
+            "Input file, or '-' for standard input: MLIR (text or bytecode) or LLVM IR (.ll text or .bc bitcode, \
+             imported keeping __grid_constant__ parameters)",
+        ))
+        .arg(
+            Arg::new("input-format")
+                .long("input-format")
+                .value_name("FORMAT")
+                .value_parser(["auto", "mlir", "llvm"])
+                .default_value("auto")
+                .help("What the input is; auto: by its extension (.ll, .bc, .mlir), else by its first bytes"),
+        )
         .arg(
             Arg::new("output")
                 .short('o')
@@ -44,9 +56,13 @@ fn command() -> Command {
             Arg::new("emit")
                 .long("emit")
                 .value_name("KIND")
-                .value_parser(["mlir", "llvm"])
+                .value_parser(["mlir", "llvm", "ptx"])
                 .default_value("mlir")
-                .help("Print MLIR, or LLVM IR through MLIR's in-process translation"),
+                .help(
+                    "Print MLIR; LLVM IR through MLIR's in-process translation; or PTX through LLVM's NVPTX backend \
+                     in process, for the pipeline's chip and ptx options, else the module's target-cpu and +ptxNN \
+                     (as llc -mcpu -mattr)",
+                ),
         );
     for pass in PASSES {
         command = command.arg(pass_flag(pass.name, pass.summary));
@@ -250,22 +266,28 @@ fn run() -> Result<bool, String> {
         print_ir_after_failure: matches.get_flag("mlir-print-ir-after-failure"),
         timing: matches.get_flag("mlir-timing"),
         emit: match (matches.get_one::<String>("emit").map(String::as_str), matches.get_flag("emit-bytecode")) {
-            (Some("llvm"), true) => {
-                return Err("error: --emit-bytecode writes MLIR; it cannot be combined with --emit=llvm".into())
+            (Some(kind @ ("llvm" | "ptx")), true) => {
+                return Err(format!("error: --emit-bytecode writes MLIR; it cannot be combined with --emit={kind}"))
             }
             (Some("llvm"), false) => Emit::Llvm,
+            (Some("ptx"), false) => Emit::Ptx,
             (_, true) => Emit::Bytecode,
             (_, false) => Emit::Mlir,
         },
         allow_unregistered_dialect: matches.get_flag("allow-unregistered-dialect"),
         print_generic: matches.get_flag("mlir-print-op-generic"),
+        input_format: match matches.get_one::<String>("input-format").map(String::as_str) {
+            Some("mlir") => InputFormat::Mlir,
+            Some("llvm") => InputFormat::Llvm,
+            _ => InputFormat::Auto,
+        },
     };
     let input = matches.get_one::<String>("input").map(String::as_str).unwrap_or("-");
     let (bytes, name) = read_input(input)?;
-    let outcome = if is_bytecode(&bytes) {
-        process_input(&config, &bytes, &name)
-    } else {
-        process(&config, &decode(bytes, &name)?, &name)
+    exit_on_llvm_fatal_error(&name);
+    let outcome = match input_kind(config.input_format, &bytes, &name) {
+        InputKind::MlirText => process(&config, &decode(bytes, &name)?, &name),
+        InputKind::MlirBytecode | InputKind::Llvm => process_input(&config, &bytes, &name),
     };
     eprint!("{}", outcome.messages);
     let written = match matches.get_one::<String>("output").map(String::as_str) {

@@ -10,6 +10,8 @@
 //   * turn off the "see current operation" note on diagnostics;
 //   * say which op a (nested) pass manager is anchored on;
 //   * translate to LLVM IR text without crashing on failure.
+// (LLVM IR input and PTX output, which need LLVM itself, are in
+// ptxcc_llvm.cpp.)
 // Each function below does one of those and calls back into Rust. No
 // lowering logic lives here.
 //
@@ -39,7 +41,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMIRToLLVMTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/LLVMIRToNVVMTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
@@ -126,6 +130,9 @@ void ptxccRegisterDialects(MlirDialectRegistry registry) {
   registerBuiltinDialectTranslation(r);
   registerLLVMDialectTranslation(r);
   registerNVVMDialectTranslation(r);
+  // The way back, for LLVM IR input (ptxcc_llvm.cpp).
+  registerLLVMDialectImport(r);
+  registerNVVMDialectImport(r);
 }
 
 /// Parses `source` as a module (ops at the top level are wrapped in an

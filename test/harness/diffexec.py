@@ -242,8 +242,9 @@ def through_ptxcc(mlir, workdir, ptxcc_opt, pipeline):
     return ref_ll, out_ll
 
 
-def cuda_to_mlir(cu, workdir, opt, strip, chip="sm_90", ptx=80):
-    """clang's device IR for `cu` at -O`opt`, imported into MLIR."""
+def cuda_to_mlir(cu, workdir, opt, strip, ptxcc_opt, chip="sm_90", ptx=80):
+    """clang's device IR for `cu` at -O`opt`, imported into MLIR by ptxcc-opt
+    (which keeps __grid_constant__, unlike mlir-translate --import-llvm)."""
     ll = os.path.join(workdir, "clang.ll")
     check_output(
         [tool("clang"), "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={chip}", "-nocudainc", "-nocudalib",
@@ -257,7 +258,7 @@ def cuda_to_mlir(cu, workdir, opt, strip, chip="sm_90", ptx=80):
         with open(ll, "w") as f:
             f.write(text)
     mlir = os.path.join(workdir, "clang.mlir")
-    check_output([tool("mlir-translate"), "--import-llvm", ll, "-o", mlir], "mlir-translate --import-llvm")
+    check_output([ptxcc_opt, ll, "-o", mlir], "ptxcc-opt (import)")
     return mlir
 
 
@@ -300,7 +301,7 @@ def main():
                 workdir = os.path.join(base, re.sub(r"\W", "_", title))
                 os.makedirs(workdir, exist_ok=True)
                 try:
-                    mlir = path if opt is None else cuda_to_mlir(path, workdir, opt, strip)
+                    mlir = path if opt is None else cuda_to_mlir(path, workdir, opt, strip, args.ptxcc_opt)
                     ref_ll, out_ll = through_ptxcc(mlir, workdir, args.ptxcc_opt, pipeline)
                     verdicts = compare_modules(ref_ll, out_ll, workdir, seeds, args.grid, args.block)
                 except ToolError as error:

@@ -87,7 +87,7 @@ def main():
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs", "sabotage.cu")
     failures = []
     with tempfile.TemporaryDirectory(prefix="sabotage.") as workdir:
-        mlir = diffexec.cuda_to_mlir(source, workdir, "2", False)
+        mlir = diffexec.cuda_to_mlir(source, workdir, "2", False, ptxcc_opt)
         ref_ll, out_ll = diffexec.through_ptxcc(mlir, workdir, ptxcc_opt, ["--ptxcc-pipeline"])
         verdicts = diffexec.compare_modules(ref_ll, out_ll, workdir)
         print("unbroken output:", ", ".join(f"{v.kernel} {v.kind}" for v in verdicts))
