@@ -114,8 +114,8 @@ impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
     const SUMMARY: &'static str = "The whole ptxcc lowering, with one set of options shared by every pass";
     const OPTIONS: &'static [OptionInfo] = &[
-        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], LOWER[8], LOWER[9], ALLOCA[0],
-        ALLOCA[1], ALLOCA[2], MEMORY[1], CONVERT[0], CONVERT[1], RUN_VERIFY, VERIFY[3],
+        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], LOWER[8], LOWER[9], LOWER[10],
+        ALLOCA[0], ALLOCA[1], ALLOCA[2], MEMORY[1], CONVERT[0], CONVERT[1], RUN_VERIFY, VERIFY[3],
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {

@@ -102,6 +102,11 @@ pub struct LowerStructArgsOptions {
     /// -rdc=false`, clang without `-fgpu-rdc`): externally visible ones are
     /// made internal instead of getting an internal clone and a wrapper.
     pub whole_program: bool,
+    /// Flatten every aggregate within `flatten_threshold`, as seed 000 does,
+    /// even where one parameter per leaf takes more `st.param`/`ld.param`
+    /// than llc's `.v2`/`.v4` parts of the aggregate (off: flattened only
+    /// where it costs no more; see [`device::plan_parameter`]).
+    pub flatten_always: bool,
 }
 
 impl Default for LowerStructArgsOptions {
@@ -116,6 +121,7 @@ impl Default for LowerStructArgsOptions {
             target: TargetOptions::default(),
             llvm_opt_after: LlvmOptAfter::Auto,
             whole_program: false,
+            flatten_always: false,
         }
     }
 }
@@ -162,6 +168,11 @@ impl PassOptions for LowerStructArgsOptions {
             default: "false",
             description: "nothing outside the module calls its device functions (nvcc -rdc=false): make externally visible ones internal instead of calling an internal clone and keeping a wrapper",
         },
+        OptionInfo {
+            name: "flatten-always",
+            default: "false",
+            description: "flatten every aggregate within flatten-threshold as seed 000 does, even where one .param per leaf takes more st.param/ld.param than llc's .v2/.v4 parts (false: only where it costs no more; a byval pointer then passes the aggregate's value)",
+        },
     ];
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
@@ -172,6 +183,7 @@ impl PassOptions for LowerStructArgsOptions {
             "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
             "llvm-opt-after" => self.llvm_opt_after = LlvmOptAfter::parse(Self::PASS, name, value)?,
             "whole-program" => self.whole_program = parse_bool(Self::PASS, name, value)?,
+            "flatten-always" => self.flatten_always = parse_bool(Self::PASS, name, value)?,
             "max-byval-size" => self.max_byval_size = parse_u64(Self::PASS, name, value)?,
             "flatten-threshold" => self.flatten_threshold = parse_u64(Self::PASS, name, value)?,
             "vector-threshold" => self.vector_threshold = parse_u64(Self::PASS, name, value)?,
@@ -373,6 +385,7 @@ impl LowerStructArgsOptions {
             vector: self.vector_threshold,
             sret: self.sret_threshold,
             max_byval: self.max_byval_size,
+            flatten_always: self.flatten_always,
         }
     }
 }
@@ -385,7 +398,7 @@ fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions
     // Externally visible functions the module calls: an internal clone for
     // the module's calls (or, for a whole program, internal linkage), which
     // the rounds below then lower like any local function.
-    external::split_external_functions(module, layout, &thresholds, options.opt_byval, options.whole_program);
+    external::split_external_functions(module, layout, &thresholds, options);
     let mut remarked = false;
     // Rounds until nothing changes: rewriting one function's call sites can
     // make its callers' parameters plain leaf reads (a struct forwarded to
@@ -413,6 +426,7 @@ fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions
                     &thresholds,
                     options.opt_byval,
                     options.flatten_kernel_args,
+                    &device_target(func, options),
                 )
             })
             .collect();
@@ -422,6 +436,15 @@ fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions
         }
         device::rewrite_functions(&plans);
     }
+}
+
+/// The target a device function's parameters are decided for: its own (or
+/// the options'), else the default chip (a bad `chip` option was reported
+/// when the pass started).
+pub(crate) fn device_target(func: OperationRef, options: &LowerStructArgsOptions) -> crate::abi::target::Target {
+    options.target.target_of(func).unwrap_or_else(|_| {
+        crate::abi::target::Target::new(crate::options::DEFAULT_CHIP, None).expect("the default chip is known")
+    })
 }
 
 /// Checks the `byval` parameters that remain in device functions: one that

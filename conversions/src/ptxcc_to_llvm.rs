@@ -6,7 +6,7 @@
 //! | `param_to_generic` | `llvm.addrspacecast` 101 -> 0; the kernel parameter gets `nvvm.grid_constant`, the function `nvvm.kernel` |
 //! | `param_to_global` | `llvm.addrspacecast` 101 -> 0 -> 1 (NVPTX cannot cast param to global directly); marks as above |
 //! | `generic_to_as` | `llvm.addrspacecast` 0 -> N |
-//! | `copy_param` | loads/stores of the widest width the alignment allows, up to `inline-copy-threshold` bytes; `llvm.intr.memcpy` above |
+//! | `copy_param` | loads/stores of the widest width the alignment allows, up to `inline-copy-threshold` bytes; above, a loop of one such access per iteration (`v4.b32` when 16-aligned) with the tail unrolled (`llvm.intr.memcpy`, a byte loop in llc, only for 1-aligned copies) |
 //!
 //! Without the `nvvm.grid_constant` mark `llc` runs its own NVPTXLowerArgs on
 //! the output and copies the whole struct to local memory instead of
@@ -18,6 +18,7 @@
 //! function untouched.
 
 mod casts;
+pub mod copy_loop;
 mod copy_param;
 mod load_param;
 
@@ -155,6 +156,8 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
             casts::mark_grid_constant(func, index);
         }
     }
+
+    copy_loop::expand_copy_loops(root, options);
 
     let context = context_of(root);
     let patterns = RewritePatternSet::new(&context);

@@ -2,8 +2,10 @@
 // own, at the top level exactly as nested under gpu.module; the chip and
 // PTX version come from its #nvvm.target under chip=auto; kernels launched
 // from host code keep their signature.
-// RUN: %ptxcc-opt %s --split-input-file --ptxcc-pipeline -o %t.top.mlir
-// RUN: %ptxcc-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(ptxcc-pipeline))' -o %t.nested.mlir
+// (flatten-always: the pairs below cross as one .v2 left alone, so seed
+// 000's flattening shows each module's own rewrite.)
+// RUN: %ptxcc-opt %s --split-input-file --ptxcc-pipeline=flatten-always=true -o %t.top.mlir
+// RUN: %ptxcc-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(ptxcc-pipeline{flatten-always=true}))' -o %t.nested.mlir
 // RUN: diff %t.top.mlir %t.nested.mlir
 // RUN: FileCheck %s < %t.top.mlir
 // RUN: %ptxcc-opt %s --split-input-file --ptxcc-pipeline=flatten-kernel-args=true | FileCheck %s --check-prefix=FLAT

@@ -2,8 +2,10 @@
 // are spelled as their attributes.)
 // CUDA as people write it: device functions that are not `static` are
 // externally visible (`define dso_local`). ptxcc gives the module's calls an
-// internal clone with the lowered ABI (flattened Vec3 parameters and
-// results), and the public symbol keeps its ABI as a wrapper that calls the
+// internal clone with the lowered ABI (Vec3 parameters and results as SSA
+// values: one .param .align 16 .b8 [12] each, llc's .v2 + .b32, one st.param
+// fewer than three flattened .b32), and the public symbol keeps its ABI as a
+// wrapper that loads each Vec3 whole from its byval pointer and calls the
 // clone, for other modules and for its address (marked
 // nvptx-libcall-callee when the address is taken). The kernel needs no local
 // memory, with and without the attributes clang's optimiser infers (llc
@@ -51,18 +53,51 @@ GLOBAL void through_pointer(Vec3 a, Vec3 b, int i, float *out) {
 
 // IR: llvm.func @_Z3dot4Vec3S_(%{{.*}}: !llvm.ptr {{{.*}}llvm.byval = !llvm.struct<"struct.Vec3", (f32, f32, f32)>
 // IR-SAME: passthrough = [{{.*}}["nvptx-libcall-callee", "true"]]
-// IR: llvm.call @_Z3dot4Vec3S__ptxcc(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32, f32, f32, f32) -> {{.*}}f32
-// IR: llvm.func internal @_Z3dot4Vec3S__ptxcc(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32)
+// IR-NEXT: %[[A:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.struct<"struct.Vec3", (f32, f32, f32)>
+// IR-NEXT: %[[B:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.struct<"struct.Vec3", (f32, f32, f32)>
+// IR-NEXT: llvm.call @_Z3dot4Vec3S__ptxcc(%[[A]], %[[B]]) : (!llvm.struct<"struct.Vec3", (f32, f32, f32)>, !llvm.struct<"struct.Vec3", (f32, f32, f32)>) -> {{.*}}f32
+// IR: llvm.func internal @_Z3dot4Vec3S__ptxcc(%{{.*}}: !llvm.struct<"struct.Vec3", (f32, f32, f32)>, %{{.*}}: !llvm.struct<"struct.Vec3", (f32, f32, f32)>)
+// IR-NOT: llvm.load
+// IR-COUNT-6: llvm.extractvalue %{{.*}}[{{[0-2]}}] : !llvm.struct<"struct.Vec3", (f32, f32, f32)>
+// IR-NOT: llvm.load
+// IR: llvm.return
 // IR: llvm.func {{.*}}@_Z5cross4Vec3S_(
 // IR-NOT: nvptx-libcall-callee
 // IR: llvm.func internal {{.*}}@_Z5cross4Vec3S__ptxcc(
 
-// CHECK-DAG: .visible .func (.param .b32 func_retval0) _Z3dot4Vec3S_(
-// CHECK-DAG: .func (.param .b32 func_retval0) _Z3dot4Vec3S__ptxcc(
+// The wrapper keeps the public .align 4 arrays; the clone gets 12-byte
+// arrays aligned to 16, read with .v2 + .b32.
+// CHECK-LABEL: .visible .func (.param .b32 func_retval0) _Z3dot4Vec3S_(
+// CHECK-NEXT: .param .align 4 .b8 _Z3dot4Vec3S__param_0[12],
+// CHECK-NEXT: .param .align 4 .b8 _Z3dot4Vec3S__param_1[12]
+// CHECK-NEXT: )
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
+// CHECK: call.uni (retval0), _Z3dot4Vec3S__ptxcc, (param0, param1);
+// CHECK-LABEL: .func (.param .b32 func_retval0) _Z3dot4Vec3S__ptxcc(
+// CHECK-NEXT: .param .align 16 .b8 _Z3dot4Vec3S__ptxcc_param_0[12],
+// CHECK-NEXT: .param .align 16 .b8 _Z3dot4Vec3S__ptxcc_param_1[12]
+// CHECK-NEXT: )
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_Z3dot4Vec3S__ptxcc_param_0];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z3dot4Vec3S__ptxcc_param_0+8];
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_Z3dot4Vec3S__ptxcc_param_1];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z3dot4Vec3S__ptxcc_param_1+8];
+// CHECK: ret;
+// The kernel passes its Vec3s to the clones with .v2 + .b32 each.
 // CHECK-LABEL: .entry _Z1k4Vec3S_4Mat4Pf(
 // CHECK-NOT: .local
-// CHECK: call.uni (retval0), _Z5cross4Vec3S__ptxcc, (param0, param1, param2, param3, param4, param5);
-// CHECK: call.uni (retval0), _Z3dot4Vec3S__ptxcc, (param0, param1, param2, param3, param4, param5);
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
+// CHECK-NEXT: .param .align 16 .b8 retval0[12];
+// CHECK-DAG: st.param.v2.b32 [param0], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+// CHECK-DAG: st.param.b32 [param0+8], %r{{[0-9]+}};
+// CHECK-DAG: st.param.v2.b32 [param1], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+// CHECK-DAG: st.param.b32 [param1+8], %r{{[0-9]+}};
+// CHECK: call.uni (retval0), _Z5cross4Vec3S__ptxcc, (param0, param1);
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
+// CHECK-NEXT: .param .b32 retval0;
+// CHECK: call.uni (retval0), _Z3dot4Vec3S__ptxcc, (param0, param1);
 // CHECK: ret;
 
 // WHOLE-NOT: _Z5cross4Vec3S__ptxcc
@@ -71,8 +106,36 @@ GLOBAL void through_pointer(Vec3 a, Vec3 b, int i, float *out) {
 // WHOLE-DAG: .func (.param .b32 func_retval0) _Z3dot4Vec3S__ptxcc(
 // WHOLE-LABEL: .entry _Z1k4Vec3S_4Mat4Pf(
 // WHOLE-NOT: .local
-// WHOLE: call.uni (retval0), _Z5cross4Vec3S_, (param0, param1, param2, param3, param4, param5);
-// WHOLE: call.uni (retval0), _Z3dot4Vec3S__ptxcc, (param0, param1, param2, param3, param4, param5);
+// WHOLE: .param .align 16 .b8 param0[12];
+// WHOLE-NEXT: .param .align 16 .b8 param1[12];
+// WHOLE-NEXT: .param .align 16 .b8 retval0[12];
+// WHOLE: call.uni (retval0), _Z5cross4Vec3S_, (param0, param1);
+// WHOLE: .param .align 16 .b8 param0[12];
+// WHOLE-NEXT: .param .align 16 .b8 param1[12];
+// WHOLE-NEXT: .param .b32 retval0;
+// WHOLE: call.uni (retval0), _Z3dot4Vec3S__ptxcc, (param0, param1);
 
-// REPORT-DAG: ptxcc-abi-report @_Z3dot4Vec3S_: device function
-// REPORT-DAG: ptxcc-abi-report @_Z3dot4Vec3S__ptxcc: device function
+// The wrapper keeps its byval prototype and calls the clone with two 12-byte
+// arrays aligned to 16; the clone takes each Vec3 with .v2 + .b32.
+// REPORT-LABEL: ptxcc-abi-report @_Z3dot4Vec3S_: device function
+// REPORT-NEXT: .visible .func (.param .b32 func_retval0) _Z3dot4Vec3S_(
+// REPORT-NEXT: .param .align 4 .b8 _Z3dot4Vec3S__param_0[12],
+// REPORT-NEXT: .param .align 4 .b8 _Z3dot4Vec3S__param_1[12]
+// REPORT-NEXT: )
+// REPORT: call _Z3dot4Vec3S__ptxcc: callseq
+// REPORT-NEXT: .param .align 16 .b8 param0[12];
+// REPORT-NEXT: .param .align 16 .b8 param1[12];
+// REPORT-NEXT: .param .b32 retval0;
+// REPORT-NEXT: st.param.v2.b32 [param0], {_, _};
+// REPORT-NEXT: st.param.b32 [param0+8], _;
+// REPORT-NEXT: st.param.v2.b32 [param1], {_, _};
+// REPORT-NEXT: st.param.b32 [param1+8], _;
+// REPORT-NEXT: call.uni (retval0), _Z3dot4Vec3S__ptxcc, (param0, param1);
+// REPORT-LABEL: ptxcc-abi-report @_Z3dot4Vec3S__ptxcc: device function
+// REPORT-NEXT: .func (.param .b32 func_retval0) _Z3dot4Vec3S__ptxcc(
+// REPORT-NEXT: .param .align 16 .b8 _Z3dot4Vec3S__ptxcc_param_0[12],
+// REPORT-NEXT: .param .align 16 .b8 _Z3dot4Vec3S__ptxcc_param_1[12]
+// REPORT-NEXT: )
+// REPORT-NEXT: arg
+// REPORT-NEXT: 0 %struct.Vec3 {{.*}} .v2.b32 +0, .b32 +8 .param .align 16 .b8 _Z3dot4Vec3S__ptxcc_param_0[12]
+// REPORT-NEXT: 1 %struct.Vec3 {{.*}} .v2.b32 +0, .b32 +8 .param .align 16 .b8 _Z3dot4Vec3S__ptxcc_param_1[12]

@@ -1,8 +1,12 @@
 // (-nocudainc: no CUDA headers, so __global__, __device__ and __noinline__
 // are spelled as their attributes.)
 // lower-struct-args on device functions whose calls are all visible (static,
-// so internal linkage; address never taken): small aggregate parameters are
-// flattened into one .param per leaf, larger byval ones stay .param arrays
+// so internal linkage; address never taken): a small aggregate parameter is
+// flattened into one .param per leaf only where that takes no more
+// st.param/ld.param than llc's .v2/.v4 parts of it; the Vec3s here cross as
+// their value instead, one .param .align 16 .b8 [12] each (a byval one the
+// callee only reads field by field is loaded whole by the caller). Larger
+// byval ones stay .param arrays
 // aligned to 16, a large result that every caller stores becomes a leading
 // pointer (return-slot elision), and one a caller only partly reads stays in
 // param space. Nothing in this file needs local memory: no .local, ld.local,
@@ -22,6 +26,11 @@
 // RUN: FileCheck %s --input-file=%t.stripped.ptx --implicit-check-not=.local
 // RUN: FileCheck %s --input-file=%t.stripped.ptx --check-prefix=DECL
 // RUN: not grep -E 'ld\.local|st\.local|cvta\.local|__local_depot' %t.stripped.ptx
+// seed 000's rule (flatten-always): every Vec3 flattened into three .b32,
+// still without local memory.
+// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline=flatten-always=true | %to-llvmir | %llc-sm90 -o %t.always.ptx
+// RUN: FileCheck %s --input-file=%t.always.ptx --check-prefix=ALWAYS --implicit-check-not=.local
+// RUN: not grep -E 'ld\.local|st\.local|cvta\.local|__local_depot' %t.always.ptx
 
 struct Vec3 { float x, y, z; };
 struct Mat4 { float m[16]; };
@@ -31,7 +40,9 @@ struct Matrix4x4 { float m[4][4]; };
 #define DEVICE static __attribute__((device)) __attribute__((noinline))
 #define GLOBAL __attribute__((global))
 
-// Two Vec3 (12 bytes each, three float leaves): six .b32 parameters.
+// Two Vec3 (12 bytes each, three float leaves): each crosses as its value,
+// a .param .align 16 .b8 [12] that llc fills with .v2 + .b32, one st.param
+// fewer than three .b32 (flatten-always: six .b32 parameters).
 DEVICE float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 // A 12-byte result stays returned in param space (under sret-threshold).
@@ -66,11 +77,13 @@ DEVICE Mat4 diagonal(float d) {
   return r;
 }
 
-// seed 001, example 1, reading only: flattened, no copy.
+// seed 001, example 1, reading only: its byval v, read field by field,
+// becomes a value parameter (.v2 + .b32, not three .b32), no copy.
 DEVICE float length(Vec3 v) { return __builtin_sqrtf(v.x * v.x + v.y * v.y + v.z * v.z); }
 
-// seed 001, example 1 as written: it writes its own copy of v. Flattened
-// too; the copy it writes lives in registers.
+// seed 001, example 1 as written: it writes its own copy of v and passes v
+// on to length, so it keeps its byval .param (aligned to 16) and reads it in
+// place; the copy it writes lives in registers.
 DEVICE Vec3 normalize(Vec3 v) {
   float len = length(v);
   v.x /= len;
@@ -84,33 +97,68 @@ DEVICE float determinant(Matrix4x4 mat) {
   return mat.m[0][0] * mat.m[1][1] - mat.m[0][1] * mat.m[1][0];
 }
 
-// The prototypes llc declares before the first kernel.
+// The prototypes llc declares before the first kernel: one 12-byte array,
+// aligned to 16, per Vec3.
 // DECL-LABEL: .func  (.param .b32 func_retval0) _ZL3dot4Vec3S_
 // DECL-NEXT: (
-// DECL-NEXT: .param .b32 _ZL3dot4Vec3S__param_0,
-// DECL-NEXT: .param .b32 _ZL3dot4Vec3S__param_1,
-// DECL-NEXT: .param .b32 _ZL3dot4Vec3S__param_2,
-// DECL-NEXT: .param .b32 _ZL3dot4Vec3S__param_3,
-// DECL-NEXT: .param .b32 _ZL3dot4Vec3S__param_4,
-// DECL-NEXT: .param .b32 _ZL3dot4Vec3S__param_5
+// DECL-NEXT: .param .align 16 .b8 _ZL3dot4Vec3S__param_0[12],
+// DECL-NEXT: .param .align 16 .b8 _ZL3dot4Vec3S__param_1[12]
 // DECL-NEXT: )
 // DECL-LABEL: .func  (.param .align 16 .b8 func_retval0[12]) _ZL5cross4Vec3S_
 // DECL-NEXT: (
-// DECL-NEXT: .param .b32 _ZL5cross4Vec3S__param_0,
-// DECL-NEXT: .param .b32 _ZL5cross4Vec3S__param_1,
-// DECL-NEXT: .param .b32 _ZL5cross4Vec3S__param_2,
-// DECL-NEXT: .param .b32 _ZL5cross4Vec3S__param_3,
-// DECL-NEXT: .param .b32 _ZL5cross4Vec3S__param_4,
-// DECL-NEXT: .param .b32 _ZL5cross4Vec3S__param_5
+// DECL-NEXT: .param .align 16 .b8 _ZL5cross4Vec3S__param_0[12],
+// DECL-NEXT: .param .align 16 .b8 _ZL5cross4Vec3S__param_1[12]
 // DECL-NEXT: )
 // DECL-LABEL: .func  (.param .b32 func_retval0) _ZL3det4Mat4
 // DECL-NEXT: (
 // DECL-NEXT: .param .align 16 .b8 _ZL3det4Mat4_param_0[64]
 // DECL-NEXT: )
 
+// flatten-always: every Vec3 one .b32 per float, as seed 000 has it, and the
+// calls store them one st.param.b32 each.
+// ALWAYS-LABEL: .func  (.param .b32 func_retval0) _ZL3dot4Vec3S_
+// ALWAYS-NEXT: (
+// ALWAYS-NEXT: .param .b32 _ZL3dot4Vec3S__param_0,
+// ALWAYS-NEXT: .param .b32 _ZL3dot4Vec3S__param_1,
+// ALWAYS-NEXT: .param .b32 _ZL3dot4Vec3S__param_2,
+// ALWAYS-NEXT: .param .b32 _ZL3dot4Vec3S__param_3,
+// ALWAYS-NEXT: .param .b32 _ZL3dot4Vec3S__param_4,
+// ALWAYS-NEXT: .param .b32 _ZL3dot4Vec3S__param_5
+// ALWAYS-NEXT: )
+// ALWAYS-LABEL: .func  (.param .align 16 .b8 func_retval0[12]) _ZL5cross4Vec3S_
+// ALWAYS-NEXT: (
+// ALWAYS-NEXT: .param .b32 _ZL5cross4Vec3S__param_0,
+// ALWAYS-NEXT: .param .b32 _ZL5cross4Vec3S__param_1,
+// ALWAYS-NEXT: .param .b32 _ZL5cross4Vec3S__param_2,
+// ALWAYS-NEXT: .param .b32 _ZL5cross4Vec3S__param_3,
+// ALWAYS-NEXT: .param .b32 _ZL5cross4Vec3S__param_4,
+// ALWAYS-NEXT: .param .b32 _ZL5cross4Vec3S__param_5
+// ALWAYS-NEXT: )
+// ALWAYS-LABEL: .func  (.param .align 16 .b8 func_retval0[12]) _ZL9normalize4Vec3
+// ALWAYS-NEXT: (
+// ALWAYS-NEXT: .param .b32 _ZL9normalize4Vec3_param_0,
+// ALWAYS-NEXT: .param .b32 _ZL9normalize4Vec3_param_1,
+// ALWAYS-NEXT: .param .b32 _ZL9normalize4Vec3_param_2
+// ALWAYS-NEXT: )
+// ALWAYS-LABEL: .func  (.param .b32 func_retval0) _ZL6length4Vec3
+// ALWAYS-NEXT: (
+// ALWAYS-NEXT: .param .b32 _ZL6length4Vec3_param_0,
+// ALWAYS-NEXT: .param .b32 _ZL6length4Vec3_param_1,
+// ALWAYS-NEXT: .param .b32 _ZL6length4Vec3_param_2
+// ALWAYS-NEXT: )
+// ALWAYS-LABEL: .entry _Z1k4Vec3S_4Mat4Pf(
+// ALWAYS-COUNT-6: st.param.b32 [param{{[0-5]}}], %r{{[0-9]+}};
+// ALWAYS-NEXT: call.uni (retval0), _ZL5cross4Vec3S_, (param0, param1, param2, param3, param4, param5);
+// ALWAYS: call.uni (retval0), _ZL3dot4Vec3S_, (param0, param1, param2, param3, param4, param5);
+// ALWAYS-LABEL: .entry _Z5seed14Vec39Matrix4x4Pf(
+// ALWAYS-COUNT-3: st.param.b32 [param{{[0-2]}}], %r{{[0-9]+}};
+// ALWAYS-NEXT: call.uni (retval0), _ZL9normalize4Vec3, (param0, param1, param2);
+// ALWAYS: call.uni (retval0), _ZL6length4Vec3, (param0, param1, param2);
+
 // a and b are read from the kernel's parameters with ld.param and go to the
-// calls' parameters with st.param.b32, one per float; the 12-byte result of
-// cross goes straight from retval0 to dot's parameters.
+// calls' 12-byte parameters with one st.param.v2.b32 (x, y) and one
+// st.param.b32 (z) each; the 12-byte result of cross goes straight from
+// retval0 to dot's second parameter the same way.
 // CHECK-LABEL: .entry _Z1k4Vec3S_4Mat4Pf(
 // CHECK-DAG: ld.param.b32 %r[[AX:[0-9]+]], [_Z1k4Vec3S_4Mat4Pf_param_0];
 // CHECK-DAG: ld.param.b32 %r[[AY:[0-9]+]], [_Z1k4Vec3S_4Mat4Pf_param_0+4];
@@ -118,26 +166,24 @@ DEVICE float determinant(Matrix4x4 mat) {
 // CHECK-DAG: ld.param.b32 %r[[BX:[0-9]+]], [_Z1k4Vec3S_4Mat4Pf_param_1];
 // CHECK-DAG: ld.param.b32 %r[[BY:[0-9]+]], [_Z1k4Vec3S_4Mat4Pf_param_1+4];
 // CHECK-DAG: ld.param.b32 %r[[BZ:[0-9]+]], [_Z1k4Vec3S_4Mat4Pf_param_1+8];
-// CHECK: .param .b32 param5;
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
 // CHECK-NEXT: .param .align 16 .b8 retval0[12];
-// CHECK-DAG: st.param.b32 [param0], %r[[AX]];
-// CHECK-DAG: st.param.b32 [param1], %r[[AY]];
-// CHECK-DAG: st.param.b32 [param2], %r[[AZ]];
-// CHECK-DAG: st.param.b32 [param3], %r[[BX]];
-// CHECK-DAG: st.param.b32 [param4], %r[[BY]];
-// CHECK-DAG: st.param.b32 [param5], %r[[BZ]];
-// CHECK: call.uni (retval0), _ZL5cross4Vec3S_, (param0, param1, param2, param3, param4, param5);
+// CHECK-DAG: st.param.v2.b32 [param0], {%r[[AX]], %r[[AY]]};
+// CHECK-DAG: st.param.b32 [param0+8], %r[[AZ]];
+// CHECK-DAG: st.param.v2.b32 [param1], {%r[[BX]], %r[[BY]]};
+// CHECK-DAG: st.param.b32 [param1+8], %r[[BZ]];
+// CHECK: call.uni (retval0), _ZL5cross4Vec3S_, (param0, param1);
 // CHECK-DAG: ld.param.b32 %r[[CZ:[0-9]+]], [retval0+8];
 // CHECK-DAG: ld.param.v2.b32 {%r[[CX:[0-9]+]], %r[[CY:[0-9]+]]}, [retval0];
-// CHECK: .param .b32 param5;
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
 // CHECK-NEXT: .param .b32 retval0;
-// CHECK-DAG: st.param.b32 [param0], %r[[AX]];
-// CHECK-DAG: st.param.b32 [param1], %r[[AY]];
-// CHECK-DAG: st.param.b32 [param2], %r[[AZ]];
-// CHECK-DAG: st.param.b32 [param3], %r[[CX]];
-// CHECK-DAG: st.param.b32 [param4], %r[[CY]];
-// CHECK-DAG: st.param.b32 [param5], %r[[CZ]];
-// CHECK: call.uni (retval0), _ZL3dot4Vec3S_, (param0, param1, param2, param3, param4, param5);
+// CHECK-DAG: st.param.v2.b32 [param0], {%r[[AX]], %r[[AY]]};
+// CHECK-DAG: st.param.b32 [param0+8], %r[[AZ]];
+// CHECK-DAG: st.param.v2.b32 [param1], {%r[[CX]], %r[[CY]]};
+// CHECK-DAG: st.param.b32 [param1+8], %r[[CZ]];
+// CHECK: call.uni (retval0), _ZL3dot4Vec3S_, (param0, param1);
 // m goes from the kernel's parameter to det's with ld.param/st.param.
 // CHECK: .param .align 16 .b8 param0[64];
 // CHECK-NOT: cvta
@@ -149,14 +195,31 @@ DEVICE float determinant(Matrix4x4 mat) {
 // CHECK: ret;
 GLOBAL void k(Vec3 a, Vec3 b, Mat4 m, float *out) { out[0] = dot(a, cross(a, b)) + det(m); }
 
-// The callees: leaves read with ld.param, nothing else.
+// The callees: each Vec3 read with one ld.param.v2.b32 and one ld.param.b32,
+// nothing else.
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL3dot4Vec3S_(
-// CHECK-COUNT-6: ld.param.b32 %r{{[0-9]+}}, [_ZL3dot4Vec3S__param_{{[0-5]}}];
+// CHECK-NEXT: .param .align 16 .b8 _ZL3dot4Vec3S__param_0[12],
+// CHECK-NEXT: .param .align 16 .b8 _ZL3dot4Vec3S__param_1[12]
+// CHECK-NEXT: )
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL3dot4Vec3S__param_0];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL3dot4Vec3S__param_0+8];
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL3dot4Vec3S__param_1];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL3dot4Vec3S__param_1+8];
+// CHECK-NOT: ld.param
 // CHECK: st.param.b32 [func_retval0], %r{{[0-9]+}};
 // CHECK-NEXT: ret;
 // CHECK-LABEL: .func  (.param .align 16 .b8 func_retval0[12]) _ZL5cross4Vec3S_(
-// CHECK-COUNT-6: ld.param.b32 %r{{[0-9]+}}, [_ZL5cross4Vec3S__param_{{[0-5]}}];
-// CHECK: ret;
+// CHECK-NEXT: .param .align 16 .b8 _ZL5cross4Vec3S__param_0[12],
+// CHECK-NEXT: .param .align 16 .b8 _ZL5cross4Vec3S__param_1[12]
+// CHECK-NEXT: )
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL5cross4Vec3S__param_0];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL5cross4Vec3S__param_0+8];
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL5cross4Vec3S__param_1];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL5cross4Vec3S__param_1+8];
+// CHECK-NOT: ld.param
+// CHECK: st.param.v2.b32 [func_retval0], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+// CHECK-NEXT: st.param.b32 [func_retval0+8], %r{{[0-9]+}};
+// CHECK-NEXT: ret;
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL3det4Mat4(
 // CHECK-NEXT: .param .align 16 .b8 _ZL3det4Mat4_param_0[64]
 // CHECK-NOT: cvta
@@ -236,19 +299,22 @@ GLOBAL void diag_all(Mat4 *out, float d) { *out = diagonal(d); }
 GLOBAL void diag_one(float *out, float d) { out[0] = diagonal(d).m[5]; }
 
 // seed 001's examples: v reaches normalize and length as three floats read
-// from the kernel's parameter; mat reaches determinant as a 64-byte .param.
+// from the kernel's parameter and stored into a 12-byte .param with .v2 +
+// .b32; mat reaches determinant as a 64-byte .param.
 // CHECK-LABEL: .entry _Z5seed14Vec39Matrix4x4Pf(
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 retval0[12];
 // CHECK-DAG: ld.param.b32 %r[[VX:[0-9]+]], [_Z5seed14Vec39Matrix4x4Pf_param_0];
 // CHECK-DAG: ld.param.b32 %r[[VY:[0-9]+]], [_Z5seed14Vec39Matrix4x4Pf_param_0+4];
 // CHECK-DAG: ld.param.b32 %r[[VZ:[0-9]+]], [_Z5seed14Vec39Matrix4x4Pf_param_0+8];
-// CHECK-DAG: st.param.b32 [param0], %r[[VX]];
-// CHECK-DAG: st.param.b32 [param1], %r[[VY]];
-// CHECK-DAG: st.param.b32 [param2], %r[[VZ]];
-// CHECK: call.uni (retval0), _ZL9normalize4Vec3, (param0, param1, param2);
-// CHECK-DAG: st.param.b32 [param0], %r[[VX]];
-// CHECK-DAG: st.param.b32 [param1], %r[[VY]];
-// CHECK-DAG: st.param.b32 [param2], %r[[VZ]];
-// CHECK: call.uni (retval0), _ZL6length4Vec3, (param0, param1, param2);
+// CHECK-DAG: st.param.v2.b32 [param0], {%r[[VX]], %r[[VY]]};
+// CHECK-DAG: st.param.b32 [param0+8], %r[[VZ]];
+// CHECK: call.uni (retval0), _ZL9normalize4Vec3, (param0);
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .b32 retval0;
+// CHECK-DAG: st.param.v2.b32 [param0], {%r[[VX]], %r[[VY]]};
+// CHECK-DAG: st.param.b32 [param0+8], %r[[VZ]];
+// CHECK: call.uni (retval0), _ZL6length4Vec3, (param0);
 // CHECK: .param .align 16 .b8 param0[64];
 // CHECK: call.uni (retval0), _ZL11determinant9Matrix4x4, (param0);
 // CHECK: ret;
@@ -258,20 +324,29 @@ GLOBAL void seed1(Vec3 v, Matrix4x4 mat, float *out) {
   out[1] = determinant(mat);
 }
 
-// normalize writes its copy of v: the three floats, divided in registers.
+// normalize writes its copy of v: its byval .param is read in place with
+// ld.param (no copy, no cvta), v goes on to length's 12-byte .param with
+// .v2 + .b32, and the three floats are divided in registers.
 // CHECK-LABEL: .func  (.param .align 16 .b8 func_retval0[12]) _ZL9normalize4Vec3(
-// CHECK-NEXT: .param .b32 _ZL9normalize4Vec3_param_0,
-// CHECK-NEXT: .param .b32 _ZL9normalize4Vec3_param_1,
-// CHECK-NEXT: .param .b32 _ZL9normalize4Vec3_param_2
+// CHECK-NEXT: .param .align 16 .b8 _ZL9normalize4Vec3_param_0[12]
 // CHECK-NEXT: )
-// CHECK: call.uni (retval0), _ZL6length4Vec3, (param0, param1, param2);
+// CHECK-NOT: cvta
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK: st.param.v2.b32 [param0], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+// CHECK-NEXT: st.param.b32 [param0+8], %r{{[0-9]+}};
+// CHECK-NEXT: call.uni (retval0), _ZL6length4Vec3, (param0);
+// CHECK-NOT: cvta
 // CHECK-COUNT-3: div.rn.f32
-// CHECK: ret;
+// CHECK: st.param.v2.b32 [func_retval0], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+// CHECK-NEXT: st.param.b32 [func_retval0+8], %r{{[0-9]+}};
+// CHECK-NEXT: ret;
+// length reads its value with .v2 + .b32.
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL6length4Vec3(
-// CHECK-NEXT: .param .b32 _ZL6length4Vec3_param_0,
-// CHECK-NEXT: .param .b32 _ZL6length4Vec3_param_1,
-// CHECK-NEXT: .param .b32 _ZL6length4Vec3_param_2
+// CHECK-NEXT: .param .align 16 .b8 _ZL6length4Vec3_param_0[12]
 // CHECK-NEXT: )
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL6length4Vec3_param_0];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL6length4Vec3_param_0+8];
+// CHECK-NOT: ld.param
 // CHECK: sqrt.rn.f32
 // CHECK: ret;
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL11determinant9Matrix4x4(

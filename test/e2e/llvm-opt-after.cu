@@ -1,8 +1,10 @@
 // ptxcc before LLVM's optimizer, where MLIR compilers run it (issue 17's
 // kernels): unoptimized IR (clang -O0 without optnone), ptxcc with
 // llvm-opt-after=true, then opt -O3 and llc. No kernel gets local memory
-// that opt -O3 + llc alone does not give it, and the flattened device calls
-// remove what they leave (triple: 12 -> 0 bytes).
+// that opt -O3 + llc alone does not give it, and the device calls, which
+// now take the Vec3s as SSA values (one 12-byte .param each, llc's .v2 +
+// .b32, one st.param fewer than three flattened .b32), remove what they
+// leave (triple: 12 -> 0 bytes).
 // RUN: %clang-cuda -O0 -Xclang -disable-O0-optnone -S -emit-llvm %s -o %t.ll
 // RUN: mlir-translate --import-llvm %t.ll -o %t.mlir
 // RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline=llvm-opt-after=true | %to-llvmir | %opt-O3-sm90 | %llc-sm90 | FileCheck %s
@@ -53,9 +55,21 @@ GLOBAL void big(Mat4 m, Mat4 *out) { *out = twice(m); }
 // EARLY-LABEL: .entry _Z12read_through1SPf(
 // EARLY: .local .align 4 .b8 __local_depot{{[0-9]+}}[32];
 
+// The Vec3s go to cross and dot as their values: the same 12-byte .params
+// (aligned to 16) opt + llc declare, without the 12-byte depot where opt +
+// llc alone still store cross's result.
 // CHECK-LABEL: .entry _Z6triple4Vec3S_4Mat4Pf(
 // CHECK-NOT: .local
-// CHECK: call.uni (retval0), _ZL5cross4Vec3S_, (param0, param1, param2, param3, param4, param5);
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
+// CHECK-NEXT: .param .align 16 .b8 retval0[12];
+// CHECK: call.uni (retval0), _ZL5cross4Vec3S_, (param0, param1);
+// CHECK-NOT: .local
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
+// CHECK-NEXT: .param .b32 retval0;
+// CHECK: call.uni (retval0), _ZL3dot4Vec3S_, (param0, param1);
+// CHECK-NOT: .local
 // CHECK: ret;
 // OPT-LABEL: .entry _Z6triple4Vec3S_4Mat4Pf(
 // OPT: .local .align 4 .b8 __local_depot{{[0-9]+}}[12];

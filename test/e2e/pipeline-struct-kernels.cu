@@ -169,8 +169,10 @@ GLOBAL void field_written_reg(Params p, float *out) {
 }
 
 // Device functions with Vec3 parameters and a Vec3 result (static, all
-// calls visible): the parameters are flattened into six .b32, the 12-byte
-// result comes back in param space and goes straight to vdot's parameters.
+// calls visible): each Vec3 parameter crosses as its value, one
+// .param .align 16 .b8 [12] filled with st.param.v2.b32 + st.param.b32 (one
+// st.param fewer than three flattened .b32); the 12-byte result comes back
+// in param space and goes straight to vdot's first parameter.
 static NOINLINE DEVICE Vec3 vadd(Vec3 a, Vec3 b) { return Vec3{a.x + b.x, a.y + b.y, a.z + b.z}; }
 static NOINLINE DEVICE float vdot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
@@ -181,23 +183,24 @@ static NOINLINE DEVICE float vdot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y
 // CHECK-DAG: ld.param.b32 %r[[BX:[0-9]+]], [_Z10vec_kernel4Vec3S_Pf_param_1];
 // CHECK-DAG: ld.param.b32 %r[[BY:[0-9]+]], [_Z10vec_kernel4Vec3S_Pf_param_1+4];
 // CHECK-DAG: ld.param.b32 %r[[BZ:[0-9]+]], [_Z10vec_kernel4Vec3S_Pf_param_1+8];
-// CHECK: .param .align 16 .b8 retval0[12];
-// CHECK-DAG: st.param.b32 [param0], %r[[AX]];
-// CHECK-DAG: st.param.b32 [param1], %r[[AY]];
-// CHECK-DAG: st.param.b32 [param2], %r[[AZ]];
-// CHECK-DAG: st.param.b32 [param3], %r[[BX]];
-// CHECK-DAG: st.param.b32 [param4], %r[[BY]];
-// CHECK-DAG: st.param.b32 [param5], %r[[BZ]];
-// CHECK: call.uni (retval0), _ZL4vadd4Vec3S_, (param0, param1, param2, param3, param4, param5);
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
+// CHECK-NEXT: .param .align 16 .b8 retval0[12];
+// CHECK-DAG: st.param.v2.b32 [param0], {%r[[AX]], %r[[AY]]};
+// CHECK-DAG: st.param.b32 [param0+8], %r[[AZ]];
+// CHECK-DAG: st.param.v2.b32 [param1], {%r[[BX]], %r[[BY]]};
+// CHECK-DAG: st.param.b32 [param1+8], %r[[BZ]];
+// CHECK: call.uni (retval0), _ZL4vadd4Vec3S_, (param0, param1);
 // CHECK-DAG: ld.param.b32 %r[[CZ:[0-9]+]], [retval0+8];
 // CHECK-DAG: ld.param.v2.b32 {%r[[CX:[0-9]+]], %r[[CY:[0-9]+]]}, [retval0];
-// CHECK-DAG: st.param.b32 [param0], %r[[CX]];
-// CHECK-DAG: st.param.b32 [param1], %r[[CY]];
-// CHECK-DAG: st.param.b32 [param2], %r[[CZ]];
-// CHECK-DAG: st.param.b32 [param3], %r[[AX]];
-// CHECK-DAG: st.param.b32 [param4], %r[[AY]];
-// CHECK-DAG: st.param.b32 [param5], %r[[AZ]];
-// CHECK: call.uni (retval0), _ZL4vdot4Vec3S_, (param0, param1, param2, param3, param4, param5);
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-NEXT: .param .align 16 .b8 param1[12];
+// CHECK-NEXT: .param .b32 retval0;
+// CHECK-DAG: st.param.v2.b32 [param0], {%r[[CX]], %r[[CY]]};
+// CHECK-DAG: st.param.b32 [param0+8], %r[[CZ]];
+// CHECK-DAG: st.param.v2.b32 [param1], {%r[[AX]], %r[[AY]]};
+// CHECK-DAG: st.param.b32 [param1+8], %r[[AZ]];
+// CHECK: call.uni (retval0), _ZL4vdot4Vec3S_, (param0, param1);
 // CHECK: st.global.b32
 // CHECK: ret;
 // NOLOCAL-LABEL: .entry _Z10vec_kernel4Vec3S_Pf(
@@ -214,16 +217,32 @@ GLOBAL void vec_kernel(Vec3 a, Vec3 b, float *out) {
   out[tid()] = vdot(c, a);
 }
 
+// The callees read each Vec3 with one ld.param.v2.b32 and one ld.param.b32.
 // CHECK-LABEL: .func  (.param .align 16 .b8 func_retval0[12]) _ZL4vadd4Vec3S_(
-// CHECK-COUNT-6: ld.param.b32 %r{{[0-9]+}}, [_ZL4vadd4Vec3S__param_{{[0-5]}}];
+// CHECK-NEXT: .param .align 16 .b8 _ZL4vadd4Vec3S__param_0[12],
+// CHECK-NEXT: .param .align 16 .b8 _ZL4vadd4Vec3S__param_1[12]
+// CHECK-NEXT: )
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL4vadd4Vec3S__param_0];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL4vadd4Vec3S__param_0+8];
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL4vadd4Vec3S__param_1];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL4vadd4Vec3S__param_1+8];
+// CHECK-NOT: ld.param
 // CHECK: st.param.v2.b32 [func_retval0], {%r{{[0-9]+}}, %r{{[0-9]+}}};
 // CHECK: st.param.b32 [func_retval0+8], %r{{[0-9]+}};
 // CHECK: ret;
 // NOLOCAL-LABEL: .func  (.param .align 16 .b8 func_retval0[12]) _ZL4vadd4Vec3S_(
 // NOLOCAL-NOT: {{\.local|__local_depot|%SP}}
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL4vdot4Vec3S_(
-// CHECK-COUNT-6: ld.param.b32 %r{{[0-9]+}}, [_ZL4vdot4Vec3S__param_{{[0-5]}}];
-// CHECK: ret;
+// CHECK-NEXT: .param .align 16 .b8 _ZL4vdot4Vec3S__param_0[12],
+// CHECK-NEXT: .param .align 16 .b8 _ZL4vdot4Vec3S__param_1[12]
+// CHECK-NEXT: )
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL4vdot4Vec3S__param_0];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL4vdot4Vec3S__param_0+8];
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL4vdot4Vec3S__param_1];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL4vdot4Vec3S__param_1+8];
+// CHECK-NOT: ld.param
+// CHECK: st.param.b32 [func_retval0], %r{{[0-9]+}};
+// CHECK-NEXT: ret;
 // NOLOCAL-LABEL: .func  (.param .b32 func_retval0) _ZL4vdot4Vec3S_(
 // NOLOCAL-NOT: {{\.local|__local_depot|%SP}}
 
@@ -264,16 +283,25 @@ GLOBAL void big_kernel(Big b, Big *out, float s) { out[tid()] = bscale(b, s); }
 
 // An external device function taking a Vec3 by value keeps its signature
 // (a byval .param, aligned as the ABI says) as a wrapper that reads it in
-// param space and calls the internal clone the module's own calls use, whose
-// three floats are flattened; the kernel passes its own fields to the clone.
+// param space and calls the internal clone the module's own calls use, which
+// takes the Vec3 as its value (internal, so aligned to 16: .v2 + .b32, one
+// st.param fewer than three flattened .b32); the kernel passes its own
+// fields to the clone.
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3(
 // CHECK-NEXT: .param .align 4 .b8 _Z7ext_len4Vec3_param_0[12]
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_param_0];
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_param_0+4];
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_param_0+8];
-// CHECK: call.uni (retval0), _Z7ext_len4Vec3_ptxcc, (param0, param1, param2);
+// CHECK-DAG: ld.param.b32 %r[[X:[0-9]+]], [_Z7ext_len4Vec3_param_0];
+// CHECK-DAG: ld.param.b32 %r[[Y:[0-9]+]], [_Z7ext_len4Vec3_param_0+4];
+// CHECK-DAG: ld.param.b32 %r[[Z:[0-9]+]], [_Z7ext_len4Vec3_param_0+8];
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-DAG: st.param.v2.b32 [param0], {%r[[X]], %r[[Y]]};
+// CHECK-DAG: st.param.b32 [param0+8], %r[[Z]];
+// CHECK: call.uni (retval0), _Z7ext_len4Vec3_ptxcc, (param0);
 // CHECK: ret;
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3_ptxcc(
+// CHECK-NEXT: .param .align 16 .b8 _Z7ext_len4Vec3_ptxcc_param_0[12]
+// CHECK-NEXT: )
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_Z7ext_len4Vec3_ptxcc_param_0];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_ptxcc_param_0+8];
 // CHECK: sqrt.rn.f32
 // CHECK: ret;
 // NOLOCAL-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3(
@@ -281,10 +309,12 @@ GLOBAL void big_kernel(Big b, Big *out, float s) { out[tid()] = bscale(b, s); }
 NOINLINE DEVICE float ext_len(Vec3 v) { return __builtin_sqrtf(v.x * v.x + v.y * v.y + v.z * v.z); }
 // CHECK-LABEL: .entry _Z10ext_kernel4Vec3Pf(
 // CHECK-DAG: ld.param.b32 %r[[X:[0-9]+]], [_Z10ext_kernel4Vec3Pf_param_0];
+// CHECK-DAG: ld.param.b32 %r[[Y:[0-9]+]], [_Z10ext_kernel4Vec3Pf_param_0+4];
 // CHECK-DAG: ld.param.b32 %r[[Z:[0-9]+]], [_Z10ext_kernel4Vec3Pf_param_0+8];
-// CHECK-DAG: st.param.b32 [param0], %r[[X]];
-// CHECK-DAG: st.param.b32 [param2], %r[[Z]];
-// CHECK: call.uni (retval0), _Z7ext_len4Vec3_ptxcc, (param0, param1, param2);
+// CHECK: .param .align 16 .b8 param0[12];
+// CHECK-DAG: st.param.v2.b32 [param0], {%r[[X]], %r[[Y]]};
+// CHECK-DAG: st.param.b32 [param0+8], %r[[Z]];
+// CHECK: call.uni (retval0), _Z7ext_len4Vec3_ptxcc, (param0);
 // CHECK: ret;
 // NOLOCAL-LABEL: .entry _Z10ext_kernel4Vec3Pf(
 // NOLOCAL-NOT: {{\.local|__local_depot|%SP}}

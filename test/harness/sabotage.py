@@ -64,8 +64,8 @@ def grid_constant_write(body):
 
 
 def swapped_arguments(body):
-    """The two flattened fields passed in the wrong order."""
-    return re.sub(r"(@\w*minus\w*\(float )(%\d+)(, float )(%\d+)\)", r"\1\4\3\2)", body, count=1)
+    """The two flattened float fields passed in the wrong order."""
+    return re.sub(r"(@\w*minus\w*\(float )(%\d+)(, i32 %\d+, float )(%\d+)\)", r"\1\4\3\2)", body, count=1)
 
 
 def wrong_space(body):

@@ -61,12 +61,16 @@ pub struct Thresholds {
     pub sret: u64,
     /// Largest byval argument in bytes (`max-byval-size`).
     pub max_byval: u64,
+    /// Flatten within `flatten` bytes even where it takes more `.param`
+    /// accesses than the aggregate's parts (`flatten-always`, seed 000's
+    /// rule); the ABI model's classification itself does not depend on it.
+    pub flatten_always: bool,
 }
 
 impl Default for Thresholds {
     /// The seeds' defaults: 32, 4, 16 and 4096.
     fn default() -> Self {
-        Thresholds { flatten: 32, vector: 4, sret: 16, max_byval: 4096 }
+        Thresholds { flatten: 32, vector: 4, sret: 16, max_byval: 4096, flatten_always: false }
     }
 }
 

@@ -50,6 +50,8 @@ use crate::{
         classify::{classify_argument, classify_result, ArgClass, Thresholds},
         layout::common_alignment,
         mlir::abi_type,
+        parts::{schedule, value_parts},
+        target::Target,
         DataLayout,
     },
     context::context_of,
@@ -94,6 +96,21 @@ pub enum ParamPlan<'c> {
         /// The alignment the callee may assume for its `byval` copy.
         align: u64,
         /// The leaves, in order.
+        leaves: Vec<FlatLeaf<'c>>,
+    },
+    /// A `byval` pointer the callee only reads leaf by leaf, passed as the
+    /// aggregate's value instead: where one parameter per leaf would take
+    /// more `st.param`/`ld.param` than the aggregate's own `.param` (a
+    /// `Vec3` is `.v2` + `.b32` there, three `.b32` flattened), but the
+    /// caller's memory for it (a local slot, a copy of a forwarded `byval`)
+    /// can still go. llc declares the value the same `.param .align A .b8
+    /// [N]` as the `byval`, so the call's `.param` traffic is llc's.
+    ByValue {
+        /// The aggregate type.
+        ty: Type<'c>,
+        /// The alignment the callee may assume for its `byval` copy.
+        align: u64,
+        /// The leaves the callee reads, in order.
         leaves: Vec<FlatLeaf<'c>>,
     },
 }
@@ -489,14 +506,36 @@ fn covers_every_byte(layout: &DataLayout, leaves: &[crate::abi::classify::Leaf],
 
 /// The plan for parameter `index` of `func`. `lower_byval` is
 /// `opt-byval`: without it `byval` pointers are left alone.
+///
+/// Flattening pays only in memory: it lets the caller pass leaves it has in
+/// registers instead of an aggregate in memory. In `.param` traffic, one
+/// parameter per leaf is never better than the aggregate's own `.param`,
+/// which llc reads and writes in `.v2`/`.v4` parts (the ABI model's
+/// [`schedule`] of its [`value_parts`], at the 16-byte alignment llc gives
+/// the parameters of a function whose every call it sees). So an aggregate
+/// is flattened only where that costs no more accesses than its parts; else
+/// an SSA aggregate stays as it is (no memory to remove) and a `byval`
+/// pointer becomes [`ParamPlan::ByValue`] (the caller's memory can still go,
+/// at llc's traffic; [`plan_signature`] keeps it `byval` where no call site
+/// passes memory that would go).
+///
+/// `local_linkage`: the function will have internal or private linkage in
+/// LLVM IR, where llc aligns its aggregate parameters to 16 bytes (an
+/// externally visible one keeps the ABI alignment its other callers use).
 pub fn plan_parameter<'c>(
     func: OperationRef<'c, '_>,
     index: usize,
     layout: &DataLayout,
     thresholds: &Thresholds,
     lower_byval: bool,
+    target: &Target,
+    local_linkage: bool,
 ) -> ParamPlan<'c> {
+    let param_align = |align: u64| if local_linkage { align.max(16) } else { align };
     let Some(&ty) = parameter_types(func).get(index) else { return ParamPlan::Keep };
+    // A kernel's parameters (flattened only with `flatten-kernel-args`) are
+    // written by the launch, not by `st.param`s of a caller.
+    let always = thresholds.flatten_always || is_kernel(func);
     if let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) {
         let Ok(aggregate) = TypeAttribute::try_from(byval).map(|t| t.value()) else { return ParamPlan::Keep };
         if !lower_byval || pointer_address_space(ty) != Some(address_space::GENERIC) {
@@ -504,19 +543,26 @@ pub fn plan_parameter<'c>(
         }
         let Ok(abi) = abi_type(aggregate) else { return ParamPlan::Keep };
         let declared = parameter_integer(func, index, "llvm.align").and_then(|a| u64::try_from(a).ok());
-        let abi_align = layout.abi_align(&abi);
+        let align = declared.unwrap_or(layout.abi_align(&abi));
         // Flattened only when the callee just reads leaves: anything else
         // would need the struct in memory again, which llc's own handling
         // of a byval parameter already does as well as a rebuilt slot.
         let leaves = flat_leaves(layout, aggregate, thresholds, true)
             .filter(|leaves| parameter_value(func, index).is_some_and(|old| leaf_reads(layout, old, leaves).is_some()));
         return match leaves {
-            Some(leaves) => ParamPlan::Flatten {
-                form: AggregateForm::Byval,
-                ty: aggregate,
-                align: declared.unwrap_or(abi_align),
-                leaves,
-            },
+            Some(leaves)
+                if flattening_costs_no_traffic(
+                    layout,
+                    &abi,
+                    param_align(align.max(layout.abi_align(&abi))),
+                    &leaves,
+                    target,
+                    always,
+                ) =>
+            {
+                ParamPlan::Flatten { form: AggregateForm::Byval, ty: aggregate, align, leaves }
+            }
+            Some(leaves) => ParamPlan::ByValue { ty: aggregate, align, leaves },
             // Stays as it is. llc gives the `.param` of a function whose
             // every call is visible at least 16 bytes of alignment by itself;
             // raising the callee's `llvm.align` in the IR as well made it
@@ -529,9 +575,78 @@ pub fn plan_parameter<'c>(
     if !is_aggregate(ty) {
         return ParamPlan::Keep;
     }
+    let Ok(abi) = abi_type(ty) else { return ParamPlan::Keep };
     match flat_leaves(layout, ty, thresholds, false) {
-        Some(leaves) => ParamPlan::Flatten { form: AggregateForm::Value, ty, align: 1, leaves },
-        None => ParamPlan::Keep,
+        Some(leaves)
+            if flattening_costs_no_traffic(
+                layout,
+                &abi,
+                param_align(layout.abi_align(&abi)),
+                &leaves,
+                target,
+                always,
+            ) =>
+        {
+            ParamPlan::Flatten { form: AggregateForm::Value, ty, align: 1, leaves }
+        }
+        _ => ParamPlan::Keep,
+    }
+}
+
+/// Whether passing `leaves` as one parameter each takes no more
+/// `st.param` (and `ld.param`) than the aggregate `abi` in its own `.param`
+/// aligned to `align`. A leaf is one access (a vector leaf one `.vN`).
+/// `always` (`flatten-always`): seed 000's rule, yes.
+fn flattening_costs_no_traffic(
+    layout: &DataLayout,
+    abi: &crate::abi::AbiType,
+    align: u64,
+    leaves: &[FlatLeaf],
+    target: &Target,
+    always: bool,
+) -> bool {
+    if always {
+        return true;
+    }
+    match value_parts(layout, abi, target) {
+        Ok(parts) => leaves.len() <= schedule(&parts, align, target).len(),
+        // No model of its parts: seed 000's rule.
+        Err(_) => true,
+    }
+}
+
+/// Whether the memory `argument` points at would go if the call passed
+/// the aggregate's value instead of the pointer: the caller's own stack
+/// slot (an `llvm.alloca`), or a `byval` parameter of the caller (which llc
+/// copies to local memory when it is passed on as a pointer).
+fn passes_memory_that_would_go(caller_argument: Value) -> bool {
+    let mut current = caller_argument;
+    loop {
+        if let Some(result) = crate::ir::as_result(current) {
+            let op = result.owner();
+            match op_name(op) {
+                "llvm.alloca" => return true,
+                "llvm.getelementptr" | "llvm.addrspacecast" => {
+                    let Ok(base) = op.operand_at(0) else { return false };
+                    current = base;
+                }
+                _ => return false,
+            }
+        } else {
+            // A block argument: a parameter of the caller when it belongs to
+            // the entry block of an llvm.func.
+            // SAFETY: `current` is a block argument here.
+            let argument = unsafe { mlir_sys::mlirBlockArgumentGetOwner(current.to_raw()) };
+            // SAFETY: the block is alive.
+            let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(argument) };
+            if parent.ptr.is_null() {
+                return false;
+            }
+            // SAFETY: a live operation.
+            let func = unsafe { OperationRef::from_raw(parent) };
+            let index = unsafe { mlir_sys::mlirBlockArgumentGetArgNumber(current.to_raw()) } as usize;
+            return op_name(func) == "llvm.func" && parameter_attribute(func, index, LLVM_BYVAL).is_some();
+        }
     }
 }
 
@@ -544,11 +659,14 @@ pub fn plan_function<'c, 'a>(
     thresholds: &Thresholds,
     lower_byval: bool,
     flatten_kernels: bool,
+    target: &Target,
 ) -> Option<DevicePlan<'c, 'a>> {
     if signature_is_fixed(func, uses, flatten_kernels).is_some() {
         return None;
     }
-    plan_signature(func, uses.map(|u| u.calls.clone()).unwrap_or_default(), layout, thresholds, lower_byval)
+    let local = crate::abi::signature::function_linkage(func) == crate::abi::Linkage::Local;
+    let calls = uses.map(|u| u.calls.clone()).unwrap_or_default();
+    plan_signature(func, calls, layout, thresholds, lower_byval, target, local)
 }
 
 /// Whether `func`, an externally visible device function, would change
@@ -560,10 +678,12 @@ pub(super) fn would_change_as_local<'c, 'a>(
     layout: &DataLayout,
     thresholds: &Thresholds,
     lower_byval: bool,
+    target: &Target,
 ) -> bool {
     let uses = SymbolUses { calls, other: false, musttail: false };
     signature_is_fixed_as(func, Some(&uses), false, true).is_none()
-        && plan_signature(func, uses.calls, layout, thresholds, lower_byval).is_some()
+        // (The clone that would take the body is internal.)
+        && plan_signature(func, uses.calls, layout, thresholds, lower_byval, target, true).is_some()
 }
 
 /// The plan of a function free to change signature, called at `calls`;
@@ -574,9 +694,21 @@ fn plan_signature<'c, 'a>(
     layout: &DataLayout,
     thresholds: &Thresholds,
     lower_byval: bool,
+    target: &Target,
+    local_linkage: bool,
 ) -> Option<DevicePlan<'c, 'a>> {
     let params = (0..parameter_types(func).len())
-        .map(|index| plan_parameter(func, index, layout, thresholds, lower_byval))
+        .map(|index| match plan_parameter(func, index, layout, thresholds, lower_byval, target, local_linkage) {
+            // By value only where it frees memory at some call site.
+            ParamPlan::ByValue { .. }
+                if !calls
+                    .iter()
+                    .any(|call| call_arguments(*call).get(index).is_some_and(|a| passes_memory_that_would_go(*a))) =>
+            {
+                ParamPlan::Keep
+            }
+            plan => plan,
+        })
         .collect();
     let sret = result_type(func).filter(|ty| is_aggregate(*ty)).and_then(|ty| {
         let abi = abi_type(ty).ok()?;
@@ -865,6 +997,21 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
                     attributes.push(empty);
                 }
             }
+            ParamPlan::ByValue { ty, align, .. } => {
+                let align =
+                    parameter_integer(call, index, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(*align);
+                operands.push(emit(
+                    call,
+                    llvm::load(
+                        context,
+                        *argument,
+                        *ty,
+                        location,
+                        LoadStoreOptions::new().align(Some(i64_attribute(context, align as i64))),
+                    ),
+                ));
+                attributes.push(empty);
+            }
         }
     }
     let bundles: Vec<Value> = (arguments.len()..call.operand_count()).filter_map(|i| call.operand_at(i).ok()).collect();
@@ -996,6 +1143,43 @@ fn rewrite_callee(plan: &DevicePlan) {
                 match form {
                     AggregateForm::Value => rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values),
                     AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values),
+                }
+                // SAFETY: every use of the old parameter is gone.
+                unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };
+            }
+            ParamPlan::ByValue { ty, leaves, .. } => {
+                let old = entry.argument_at(index).expect("a parameter");
+                // SAFETY: the argument lives as long as the body.
+                let old: Value = unsafe { Value::from_raw(old.to_raw()) };
+                // SAFETY: inserting an argument into the live entry block.
+                let aggregate = unsafe {
+                    Value::from_raw(mlir_sys::mlirBlockInsertArgument(
+                        entry.to_raw(),
+                        (index + 1) as isize,
+                        ty.to_raw(),
+                        old.location().to_raw(),
+                    ))
+                };
+                per_param[index].push(empty);
+                let leaf_values: Vec<Value> = leaves
+                    .iter()
+                    .map(|leaf| {
+                        anchor.push(llvm::extract_value(
+                            context,
+                            aggregate,
+                            DenseI64ArrayAttribute::new(context, &leaf.path),
+                            leaf.ty,
+                            old.location(),
+                        ))
+                    })
+                    .collect();
+                replace_leaf_reads(old, leaves, &leaf_values);
+                for value in leaf_values {
+                    if has_no_uses(value) {
+                        let extract = crate::ir::as_result(value).expect("an extractvalue result").owner();
+                        // SAFETY: the unread leaf's extract has no uses.
+                        unsafe { mlir_sys::mlirOperationDestroy(extract.to_raw()) };
+                    }
                 }
                 // SAFETY: every use of the old parameter is gone.
                 unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };

@@ -50,7 +50,10 @@ use melior::ir::{
     Attribute, Block, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
 };
 
-use super::device::{is_variadic, parameter_types, result_type, symbol_uses, would_change_as_local};
+use super::{
+    device::{is_variadic, parameter_types, result_type, symbol_uses, would_change_as_local},
+    LowerStructArgsOptions,
+};
 use crate::{
     abi::{classify::Thresholds, signature::function_name, DataLayout},
     context::context_of,
@@ -83,9 +86,9 @@ pub fn split_external_functions(
     module: OperationRef,
     layout: &DataLayout,
     thresholds: &Thresholds,
-    lower_byval: bool,
-    whole_program: bool,
+    options: &LowerStructArgsOptions,
 ) -> usize {
+    let (lower_byval, whole_program) = (options.opt_byval, options.whole_program);
     let functions = module_functions(module);
     let mut defined: HashMap<String, usize> = HashMap::new();
     for func in &functions {
@@ -106,7 +109,8 @@ pub fn split_external_functions(
         if uses.calls.is_empty() || uses.musttail || (local && !uses.other) || (!local && !definition_is_final(func)) {
             continue;
         }
-        if !would_change_as_local(func, uses.calls.clone(), layout, thresholds, lower_byval) {
+        let target = super::device_target(func, options);
+        if !would_change_as_local(func, uses.calls.clone(), layout, thresholds, lower_byval, &target) {
             continue;
         }
         if !uses.other && !local && whole_program {

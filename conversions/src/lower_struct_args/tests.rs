@@ -148,18 +148,22 @@ fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bo
 }
 
 /// The device-function plan of `@f(%p: <parameter>)` with the default
-/// thresholds, as text: "keep" or "flatten <form> <leaf types>".
+/// thresholds on sm_90, as text: "keep", "flatten <form> <leaf types>" or
+/// "by-value <leaf types>".
 fn device_plan(parameter: &str) -> String {
     let context = llvm_context();
     let module = module(&context, &format!("llvm.func internal @f(%p: {parameter}) {{\n llvm.return\n}}"));
     let func = crate::ir::module_functions(module.as_operation())[0];
     let layout = crate::abi::DataLayout::default();
-    match device::plan_parameter(func, 0, &layout, &LowerStructArgsOptions::default().thresholds(), true) {
+    let target = crate::abi::target::Target::new("sm_90", None).unwrap();
+    let thresholds = LowerStructArgsOptions::default().thresholds();
+    let leaf_types = |leaves: &[device::FlatLeaf]| -> String {
+        leaves.iter().map(|l| format!("{}@{}", l.ty, l.offset)).collect::<Vec<_>>().join(" ")
+    };
+    match device::plan_parameter(func, 0, &layout, &thresholds, true, &target, true) {
         device::ParamPlan::Keep => "keep".into(),
-        device::ParamPlan::Flatten { form, leaves, .. } => {
-            let types: Vec<String> = leaves.iter().map(|l| format!("{}@{}", l.ty, l.offset)).collect();
-            format!("flatten {form:?} {}", types.join(" "))
-        }
+        device::ParamPlan::Flatten { form, leaves, .. } => format!("flatten {form:?} {}", leaf_types(&leaves)),
+        device::ParamPlan::ByValue { leaves, .. } => format!("by-value {}", leaf_types(&leaves)),
     }
 }
 
@@ -167,8 +171,19 @@ fn device_plan(parameter: &str) -> String {
 #[case::scalar("i32", "keep")]
 #[case::pointer("!llvm.ptr", "keep")]
 #[case::short_vector("vector<4xf32>", "keep")]
-#[case::vec3_value("!llvm.struct<(f32, f32, f32)>", "flatten Value f32@0 f32@4 f32@8")]
-#[case::vec3_byval("!llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>}", "flatten Byval f32@0 f32@4 f32@8")]
+// Three .b32 flattened against .v2 + .b32 in the struct's own .param: the
+// value stays, the byval pointer passes the value (where that frees memory).
+#[case::vec3_value("!llvm.struct<(f32, f32, f32)>", "keep")]
+#[case::vec3_byval("!llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>}", "by-value f32@0 f32@4 f32@8")]
+// One .v4.b32 against four .b32.
+#[case::four_i32_value("!llvm.struct<(i32, i32, i32, i32)>", "keep")]
+#[case::four_i32_byval(
+    "!llvm.ptr {llvm.byval = !llvm.struct<(i32, i32, i32, i32)>}",
+    "by-value i32@0 i32@4 i32@8 i32@12"
+)]
+// Two accesses either way: flattened, as seed 000 says.
+#[case::pair_value("!llvm.struct<(i32, f32)>", "flatten Value i32@0 f32@4")]
+#[case::pair_byval("!llvm.ptr {llvm.byval = !llvm.struct<(i32, f32)>}", "flatten Byval i32@0 f32@4")]
 #[case::padding("!llvm.struct<(i8, f64)>", "flatten Value i8@0 f64@8")]
 #[case::padding_in_memory("!llvm.ptr {llvm.byval = !llvm.struct<(i8, f64)>}", "keep")]
 #[case::i1_in_memory("!llvm.ptr {llvm.byval = !llvm.struct<(i1, i8)>}", "keep")]
@@ -179,16 +194,15 @@ fn device_plan(parameter: &str) -> String {
     "flatten Value i16@0 i8@4 f32@8 i8@12 f32@16"
 )]
 #[case::vector_leaf("!llvm.struct<(vector<2xf32>, i32)>", "flatten Value vector<2xf32>@0 i32@8")]
-#[case::exactly_32_bytes("!llvm.array<8 x f32>", "flatten Value f32@0 f32@4 f32@8 f32@12 f32@16 f32@20 f32@24 f32@28")]
+// Two .v4.b32 against eight .b32.
+#[case::exactly_32_bytes("!llvm.array<8 x f32>", "keep")]
+#[case::exactly_32_mixed("!llvm.struct<(i32, f32, i64, f64, i8)>", "flatten Value i32@0 f32@4 i64@8 f64@16 i8@24")]
 #[case::above_threshold_value("!llvm.array<9 x f32>", "keep")]
 #[case::long_vector_leaf("!llvm.struct<(vector<8xi8>)>", "keep")]
 #[case::mat4_byval("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 4 : i64}", "keep")]
 #[case::already_aligned("!llvm.ptr {llvm.byval = !llvm.array<16 x f32>, llvm.align = 16 : i64}", "keep")]
 #[case::no_declared_alignment("!llvm.ptr {llvm.byval = !llvm.array<9 x i128>}", "keep")]
-#[case::more_than_16(
-    "!llvm.ptr {llvm.byval = !llvm.array<2 x i32>, llvm.align = 32 : i64}",
-    "flatten Byval i32@0 i32@4"
-)]
+#[case::more_than_16("!llvm.ptr {llvm.byval = !llvm.array<2 x i32>, llvm.align = 32 : i64}", "by-value i32@0 i32@4")]
 #[case::big_over_aligned("!llvm.ptr {llvm.byval = !llvm.array<16 x i32>, llvm.align = 32 : i64}", "keep")]
 #[case::empty("!llvm.struct<()>", "keep")]
 fn device_parameters_are_classified_as_seed_000_says(#[case] parameter: &str, #[case] expected: &str) {

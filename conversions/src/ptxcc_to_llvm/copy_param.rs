@@ -66,7 +66,9 @@ impl AccessKind {
         }
     }
 
-    fn of_width(bytes: u64, vector_copy: bool) -> Self {
+    /// The access of `bytes` bytes (16: `vector<4xi32>`; 8: `vector<2xi32>`,
+    /// or `i64` without `vector_copy`; 4, 2, 1: integers).
+    pub(crate) fn of_width(bytes: u64, vector_copy: bool) -> Self {
         match (bytes, vector_copy) {
             (16, _) => Self::V4I32,
             (8, true) => Self::V2I32,
@@ -181,8 +183,10 @@ fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
 /// can break up ([`slots::breakable`]) the parts are integers instead, one
 /// per field of the slot's type where it has one ([`plan_field_copy`]),
 /// whatever the size: SROA splits them along the fields the code uses and
-/// deletes the rest. Copies above the
-/// threshold become `llvm.intr.memcpy` with both alignments.
+/// deletes the rest. Copies above the threshold were made copy loops before
+/// the patterns run ([`super::copy_loop`]); the ones left here (1-aligned,
+/// where llc's byte loop is as good) become `llvm.intr.memcpy` with both
+/// alignments.
 ///
 /// A destination in the local space is cast to generic first and addressed
 /// from there: `llc` 22's NVPTXLowerAlloca replaces every use of an

@@ -4,7 +4,7 @@
 // request (flatten-kernel-args).
 // RUN: %ptxcc-opt %s --split-input-file --lower-struct-args | FileCheck %s
 // RUN: %ptxcc-opt %s --split-input-file --lower-struct-args=chip=sm_60 | FileCheck %s --check-prefix=SM60
-// RUN: %ptxcc-opt %s --split-input-file --lower-struct-args=flatten-kernel-args=true \
+// RUN: %ptxcc-opt %s --split-input-file '--lower-struct-args=flatten-kernel-args=true flatten-always=true' \
 // RUN:   | FileCheck %s --check-prefix=KERNELS
 // RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=PTX
 
@@ -63,19 +63,20 @@ llvm.func @relay_user(%m: !llvm.ptr) -> f32 {
 
 // -----
 
-// !B && D: the direct callee's flattened prototype. A kernel passes its
-// byval Vec3: the leaves are read from param space, no copy, no cast.
+// !B && D: the direct callee's prototype. A kernel passes its byval Vec3,
+// which the callee only reads: the struct's value crosses (three .f32
+// parameters would take a st.param more than llc's .v2 + .b32), read from
+// param space: no copy, no cast.
 // CHECK-LABEL: llvm.func internal @length2(
-// CHECK-SAME: %{{[^:]*}}: f32, %{{[^:]*}}: f32, %{{[^:]*}}: f32) -> f32
+// CHECK-SAME: %{{[^:]*}}: !llvm.struct<"Vec3", (f32, f32, f32)>) -> f32
 // CHECK-LABEL: llvm.func ptx_kernelcc @pass_vec3(
 // CHECK-SAME: %[[V:[^:]*]]: !llvm.ptr {llvm.align = 4 : i64, llvm.byval = !llvm.struct<"Vec3", (f32, f32, f32)>}
 // CHECK-NEXT: %[[P:.*]] = llvm.addrspacecast %[[V]] : !llvm.ptr to !llvm.ptr<101>
-// CHECK-NEXT: %[[X:.*]] = "ptxcc.load_param"(%[[P]]) {alignment = 4 : i64, offset = 0 : i64}
-// CHECK-NEXT: %[[Y:.*]] = "ptxcc.load_param"(%[[P]]) {alignment = 4 : i64, offset = 4 : i64}
-// CHECK-NEXT: %[[Z:.*]] = "ptxcc.load_param"(%[[P]]) {alignment = 4 : i64, offset = 8 : i64}
-// CHECK-NEXT: llvm.call @length2(%[[X]], %[[Y]], %[[Z]]) : (f32, f32, f32) -> f32
-// With flatten-kernel-args the kernel's own parameter is flattened too (the
-// launch ABI changes: three .f32 parameters).
+// CHECK-NEXT: %[[S:.*]] = "ptxcc.load_param"(%[[P]]) {alignment = 4 : i64, offset = 0 : i64} : (!llvm.ptr<101>) -> !llvm.struct<"Vec3", (f32, f32, f32)>
+// CHECK-NEXT: llvm.call @length2(%[[S]]) : (!llvm.struct<"Vec3", (f32, f32, f32)>) -> f32
+// With flatten-kernel-args (and seed 000's flatten-always) the kernel's own
+// parameter is flattened too (the launch ABI changes: three .f32
+// parameters).
 // KERNELS-LABEL: llvm.func ptx_kernelcc @pass_vec3(
 // KERNELS-SAME: %[[X:[^:]*]]: f32, %[[Y:[^:]*]]: f32, %[[Z:[^:]*]]: f32, %{{[^:]*}}: !llvm.ptr)
 // KERNELS-NEXT: llvm.call @length2(%[[X]], %[[Y]], %[[Z]]) : (f32, f32, f32) -> f32
@@ -83,6 +84,8 @@ llvm.func @relay_user(%m: !llvm.ptr) -> f32 {
 // PTX-NOT: .local
 // PTX: ld.param.b32 %r{{[0-9]+}}, [pass_vec3_param_0+8];
 // PTX-NOT: .local
+// PTX: st.param.v2.b32 [param0], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+// PTX-NEXT: st.param.b32 [param0+8], %r{{[0-9]+}};
 // PTX: call.uni (retval0), length2,
 llvm.func internal @length2(%v: !llvm.ptr {llvm.byval = !llvm.struct<"Vec3", (f32, f32, f32)>, llvm.align = 4 : i64}) -> f32 {
   %x = llvm.load %v {alignment = 4 : i64} : !llvm.ptr -> f32

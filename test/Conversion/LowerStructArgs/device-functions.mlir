@@ -1,12 +1,17 @@
 // lower-struct-args on device functions (seed 000): aggregates of at most
 // flatten-threshold bytes cross as one parameter per leaf, from an SSA value
-// or a byval pointer; larger byval parameters stay byval with align 16; an
+// or a byval pointer, where that takes no more .param accesses than the
+// aggregate's own .param (llc's .v2/.v4 parts); else an SSA aggregate stays
+// and a byval pointer the callee only reads passes the aggregate's value
+// (flatten-always=true: seed 000's rule, flattened regardless); larger byval
+// parameters stay byval; an
 // aggregate result above sret-threshold becomes an sret pointer when every
 // caller stores it whole right after the call. Only functions whose every
 // use is a visible direct call change signature, with their call sites.
 // RUN: %ptxcc-opt %s --split-input-file --lower-struct-args | FileCheck %s
-// RUN: %ptxcc-opt %s --split-input-file '--lower-struct-args=flatten-threshold=64 vector-threshold=8' \
+// RUN: %ptxcc-opt %s --split-input-file '--lower-struct-args=flatten-threshold=64 vector-threshold=8 flatten-always=true' \
 // RUN:   | FileCheck %s --check-prefix=RAISED
+// RUN: %ptxcc-opt %s --split-input-file --lower-struct-args=flatten-always=true | FileCheck %s --check-prefix=SEED
 // The whole pipeline gives valid PTX:
 // RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | %llc-sm90 > /dev/null
 
@@ -25,19 +30,27 @@ llvm.func @call_add(%x: i32) -> i32 {
 
 // -----
 
-// Seed 000's magnitude(Vec3) with the aggregate as an SSA value.
+// Seed 000's magnitude(Vec3) with the aggregate as an SSA value. llc passes
+// the struct in a .param .align 16 .b8 [12] with st.param.v2.f32 +
+// st.param.f32; three .f32 parameters would take three: it stays.
 // CHECK-LABEL: llvm.func internal @magnitude(
-// CHECK-SAME: %[[X:[^:]*]]: f32, %[[Y:[^:]*]]: f32, %[[Z:[^:]*]]: f32) -> f32
-// CHECK-NOT: llvm.extractvalue
-// CHECK: llvm.fmul %[[X]], %[[X]]
-// CHECK: llvm.fmul %[[Y]], %[[Y]]
-// CHECK: llvm.fmul %[[Z]], %[[Z]]
+// CHECK-SAME: %{{[^:]*}}: !llvm.struct<"Vec3", (f32, f32, f32)>) -> f32
 // CHECK-LABEL: llvm.func @call_magnitude(
 // CHECK-SAME: %[[V:[^:]*]]: !llvm.struct<"Vec3", (f32, f32, f32)>)
-// CHECK-NEXT: %[[A:.*]] = llvm.extractvalue %[[V]][0]
-// CHECK-NEXT: %[[B:.*]] = llvm.extractvalue %[[V]][1]
-// CHECK-NEXT: %[[C:.*]] = llvm.extractvalue %[[V]][2]
-// CHECK-NEXT: llvm.call @magnitude(%[[A]], %[[B]], %[[C]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT: llvm.call @magnitude(%[[V]]) : (!llvm.struct<"Vec3", (f32, f32, f32)>) -> f32
+// Seed 000 flattens it.
+// SEED-LABEL: llvm.func internal @magnitude(
+// SEED-SAME: %[[X:[^:]*]]: f32, %[[Y:[^:]*]]: f32, %[[Z:[^:]*]]: f32) -> f32
+// SEED-NOT: llvm.extractvalue
+// SEED: llvm.fmul %[[X]], %[[X]]
+// SEED: llvm.fmul %[[Y]], %[[Y]]
+// SEED: llvm.fmul %[[Z]], %[[Z]]
+// SEED-LABEL: llvm.func @call_magnitude(
+// SEED-SAME: %[[V:[^:]*]]: !llvm.struct<"Vec3", (f32, f32, f32)>)
+// SEED-NEXT: %[[A:.*]] = llvm.extractvalue %[[V]][0]
+// SEED-NEXT: %[[B:.*]] = llvm.extractvalue %[[V]][1]
+// SEED-NEXT: %[[C:.*]] = llvm.extractvalue %[[V]][2]
+// SEED-NEXT: llvm.call @magnitude(%[[A]], %[[B]], %[[C]]) : (f32, f32, f32) -> f32
 llvm.func internal @magnitude(%v: !llvm.struct<"Vec3", (f32, f32, f32)>) -> f32 {
   %x = llvm.extractvalue %v[0] : !llvm.struct<"Vec3", (f32, f32, f32)>
   %y = llvm.extractvalue %v[1] : !llvm.struct<"Vec3", (f32, f32, f32)>
@@ -56,23 +69,38 @@ llvm.func @call_magnitude(%v: !llvm.struct<"Vec3", (f32, f32, f32)>) -> f32 {
 
 // -----
 
-// The same as clang passes it: a byval pointer.
-// Loads of exactly one leaf read the leaf parameter: no slot in the callee,
-// and the caller loads the leaves from its memory (llc's SROA then forwards
-// the stored value).
+// The same as clang passes it: a byval pointer, from a slot of the caller.
+// The callee only reads leaves, so the slot can go; the aggregate's value
+// crosses (the same .param as the byval, llc's st.param traffic), its
+// leaves are extractvalues in the callee, and the caller loads the value
+// from its slot (llc's SROA then forwards the stored fields).
 // CHECK-LABEL: llvm.func internal @magnitude_byval(
-// CHECK-SAME: %[[X:[^:]*]]: f32, %[[Y:[^:]*]]: f32, %[[Z:[^:]*]]: f32) -> f32
+// CHECK-SAME: %[[V:[^:]*]]: !llvm.struct<"Vec3", (f32, f32, f32)>) -> f32
+// CHECK-NEXT: %[[X:.*]] = llvm.extractvalue %[[V]][0]
+// CHECK-NEXT: %[[Y:.*]] = llvm.extractvalue %[[V]][1]
+// CHECK-NEXT: %[[Z:.*]] = llvm.extractvalue %[[V]][2]
 // CHECK-NEXT: %[[S:.*]] = llvm.fadd %[[X]], %[[Y]] : f32
 // CHECK-NEXT: %[[T:.*]] = llvm.fadd %[[S]], %[[Z]] : f32
 // CHECK-NEXT: llvm.return %[[T]] : f32
 // CHECK-LABEL: llvm.func @call_magnitude_byval(
 // CHECK: %[[SLOT:.*]] = llvm.alloca
-// CHECK: %[[A:.*]] = llvm.load %[[SLOT]] {alignment = 4 : i64} : !llvm.ptr -> f32
-// CHECK-NEXT: %[[PB:.*]] = llvm.getelementptr %[[SLOT]][4] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: %[[B:.*]] = llvm.load %[[PB]] {alignment = 4 : i64} : !llvm.ptr -> f32
-// CHECK-NEXT: %[[PC:.*]] = llvm.getelementptr %[[SLOT]][8] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: %[[C:.*]] = llvm.load %[[PC]] {alignment = 4 : i64} : !llvm.ptr -> f32
-// CHECK-NEXT: llvm.call @magnitude_byval(%[[A]], %[[B]], %[[C]]) : (f32, f32, f32) -> f32
+// CHECK: %[[VALUE:.*]] = llvm.load %[[SLOT]] {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<"Vec3", (f32, f32, f32)>
+// CHECK-NEXT: llvm.call @magnitude_byval(%[[VALUE]]) : (!llvm.struct<"Vec3", (f32, f32, f32)>) -> f32
+// Seed 000: loads of exactly one leaf read the leaf parameter, and the
+// caller loads the leaves from its memory.
+// SEED-LABEL: llvm.func internal @magnitude_byval(
+// SEED-SAME: %[[X:[^:]*]]: f32, %[[Y:[^:]*]]: f32, %[[Z:[^:]*]]: f32) -> f32
+// SEED-NEXT: %[[S:.*]] = llvm.fadd %[[X]], %[[Y]] : f32
+// SEED-NEXT: %[[T:.*]] = llvm.fadd %[[S]], %[[Z]] : f32
+// SEED-NEXT: llvm.return %[[T]] : f32
+// SEED-LABEL: llvm.func @call_magnitude_byval(
+// SEED: %[[SLOT:.*]] = llvm.alloca
+// SEED: %[[A:.*]] = llvm.load %[[SLOT]] {alignment = 4 : i64} : !llvm.ptr -> f32
+// SEED-NEXT: %[[PB:.*]] = llvm.getelementptr %[[SLOT]][4] : (!llvm.ptr) -> !llvm.ptr, i8
+// SEED-NEXT: %[[B:.*]] = llvm.load %[[PB]] {alignment = 4 : i64} : !llvm.ptr -> f32
+// SEED-NEXT: %[[PC:.*]] = llvm.getelementptr %[[SLOT]][8] : (!llvm.ptr) -> !llvm.ptr, i8
+// SEED-NEXT: %[[C:.*]] = llvm.load %[[PC]] {alignment = 4 : i64} : !llvm.ptr -> f32
+// SEED-NEXT: llvm.call @magnitude_byval(%[[A]], %[[B]], %[[C]]) : (f32, f32, f32) -> f32
 llvm.func internal @magnitude_byval(%v: !llvm.ptr {llvm.byval = !llvm.struct<"Vec3", (f32, f32, f32)>, llvm.align = 4 : i64}) -> f32 {
   %x = llvm.load %v {alignment = 4 : i64} : !llvm.ptr -> f32
   %py = llvm.getelementptr inbounds %v[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"Vec3", (f32, f32, f32)>
@@ -245,27 +273,29 @@ llvm.func @store_between(%out: !llvm.ptr, %flag: !llvm.ptr, %d: f32) {
 // the lowered ABI, and the module's own calls go to the clone
 // (lower_struct_args/external.rs); an address-taken wrapper is marked
 // nvptx-libcall-callee.
-// CHECK-LABEL: llvm.func @external(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32 {
-// CHECK: llvm.call @external_ptxcc(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
-// CHECK-LABEL: llvm.func internal @external_ptxcc(%{{.*}}: f32, %{{.*}}: f32) -> f32
-// CHECK-LABEL: llvm.func internal @taken(%{{.*}}: !llvm.struct<(f32, f32)>) -> f32 attributes {passthrough = {{\[\[}}"nvptx-libcall-callee", "true"]]}
-// CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
-// CHECK-LABEL: llvm.func internal @taken_ptxcc(%{{.*}}: f32, %{{.*}}: f32) -> f32
+// CHECK-LABEL: llvm.func @external(%{{.*}}: !llvm.struct<(i32, f32)>) -> f32 {
+// CHECK: llvm.call @external_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
+// CHECK-LABEL: llvm.func internal @external_ptxcc(%{{.*}}: i32, %{{.*}}: f32) -> f32
+// CHECK-LABEL: llvm.func internal @taken(%{{.*}}: !llvm.struct<(i32, f32)>) -> f32 attributes {passthrough = {{\[\[}}"nvptx-libcall-callee", "true"]]}
+// CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
+// CHECK-LABEL: llvm.func internal @taken_ptxcc(%{{.*}}: i32, %{{.*}}: f32) -> f32
 // CHECK-LABEL: llvm.func @users(
-// CHECK: llvm.call @external_ptxcc(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
-// CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.call @external_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
+// CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
 // CHECK: llvm.mlir.addressof @taken
-llvm.func @external(%v: !llvm.struct<(f32, f32)>) -> f32 {
-  %x = llvm.extractvalue %v[0] : !llvm.struct<(f32, f32)>
-  llvm.return %x : f32
+llvm.func @external(%v: !llvm.struct<(i32, f32)>) -> f32 {
+  %x = llvm.extractvalue %v[0] : !llvm.struct<(i32, f32)>
+  %y = llvm.sitofp %x : i32 to f32
+  llvm.return %y : f32
 }
-llvm.func internal @taken(%v: !llvm.struct<(f32, f32)>) -> f32 {
-  %x = llvm.extractvalue %v[0] : !llvm.struct<(f32, f32)>
-  llvm.return %x : f32
+llvm.func internal @taken(%v: !llvm.struct<(i32, f32)>) -> f32 {
+  %x = llvm.extractvalue %v[0] : !llvm.struct<(i32, f32)>
+  %y = llvm.sitofp %x : i32 to f32
+  llvm.return %y : f32
 }
-llvm.func @users(%v: !llvm.struct<(f32, f32)>) -> !llvm.ptr {
-  %a = llvm.call @external(%v) : (!llvm.struct<(f32, f32)>) -> f32
-  %b = llvm.call @taken(%v) : (!llvm.struct<(f32, f32)>) -> f32
+llvm.func @users(%v: !llvm.struct<(i32, f32)>) -> !llvm.ptr {
+  %a = llvm.call @external(%v) : (!llvm.struct<(i32, f32)>) -> f32
+  %b = llvm.call @taken(%v) : (!llvm.struct<(i32, f32)>) -> f32
   %f = llvm.mlir.addressof @taken : !llvm.ptr
   llvm.return %f : !llvm.ptr
 }

@@ -36,11 +36,23 @@ llvm.func ptx_kernelcc @k(%s: !llvm.ptr {llvm.byval = !llvm.struct<(f64, i8, arr
 }
 llvm.func @consume(!llvm.ptr)
 
-// A copy above the inline threshold is a memcpy that llc can compile (a
-// local destination addressed as generic; see ptxcc-to-llvm.mlir).
+// A copy above the inline threshold is a loop that moves 16 bytes per
+// iteration, 32 iterations for 512 bytes (a memcpy is a byte loop in llc:
+// 512 iterations of ld.param.b8 / st.local.b8); the local destination is
+// addressed as generic (see ptxcc-to-llvm.mlir) and llc stores to it with
+// st.local.
 // CHECK-LABEL: .entry big(
 // CHECK: .local .align 16 .b8 __local_depot1[512];
-// CHECK: st.local
+// CHECK: mov.b64 %rd[[I:[0-9]+]], 0;
+// CHECK: $L__BB1_1:
+// CHECK-NEXT: add.s64 %rd[[S:[0-9]+]], %rd{{[0-9]+}}, %rd[[I]];
+// CHECK-NEXT: ld.param.v4.b32 {[[V:%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+]]}, [%rd[[S]]];
+// CHECK-NEXT: add.s64 %rd[[D:[0-9]+]], %rd{{[0-9]+}}, %rd[[I]];
+// CHECK-NEXT: st.local.v4.b32 [%rd[[D]]], {[[V]]};
+// CHECK-NEXT: add.s64 %rd[[I]], %rd[[I]], 16;
+// CHECK-NEXT: setp.lt.u64 %p[[MORE:[0-9]+]], %rd[[I]], 512;
+// CHECK-NEXT: @%p[[MORE]] bra $L__BB1_1;
+// CHECK-NOT: .b8
 llvm.func ptx_kernelcc @big(%s: !llvm.ptr {llvm.byval = !llvm.array<512 x i8>, llvm.align = 16 : i64}) {
   %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
   %one = llvm.mlir.constant(1 : i32) : i32

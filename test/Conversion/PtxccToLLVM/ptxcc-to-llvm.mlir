@@ -2,7 +2,7 @@
 // ptxcc op remains.
 // RUN: %ptxcc-opt %s --split-input-file --convert-ptxcc-to-llvm | FileCheck %s
 // RUN: %ptxcc-opt %s --split-input-file --convert-ptxcc-to-llvm='vector-copy=false' | FileCheck %s --check-prefix=SCALAR
-// RUN: %ptxcc-opt %s --split-input-file --convert-ptxcc-to-llvm='inline-copy-threshold=16' | FileCheck %s --check-prefix=MEMCPY
+// RUN: %ptxcc-opt %s --split-input-file --convert-ptxcc-to-llvm='inline-copy-threshold=16' | FileCheck %s --check-prefix=LOOP
 // RUN: %ptxcc-opt %s --split-input-file --pass-pipeline='builtin.module(llvm.func(convert-ptxcc-to-llvm))' | FileCheck %s
 
 // A load at a constant offset is a byte GEP plus a load from param space with
@@ -101,7 +101,8 @@ llvm.func @generic_to_as(%g: !llvm.ptr) -> i32 {
 // -----
 
 // A 16-byte aligned 40-byte copy: two v4 accesses and a v2 for the tail
-// (scalars without vector-copy; a memcpy above the inline threshold). The
+// (scalars without vector-copy; above the inline threshold a loop of one v4
+// access per iteration, the tail unrolled after it). The
 // local slot is addressed through a generic cast: llc 22's NVPTXLowerAlloca
 // breaks GEPs on an addrspace(5) alloca.
 // CHECK-LABEL: llvm.func ptx_kernelcc @copy_param(
@@ -123,12 +124,30 @@ llvm.func @generic_to_as(%g: !llvm.ptr) -> i32 {
 // SCALAR-COUNT-5: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
 // SCALAR-COUNT-5: llvm.store %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr
 // SCALAR-NOT: vector
-// MEMCPY-LABEL: llvm.func ptx_kernelcc @copy_param(
-// MEMCPY: %[[SLOT:.*]] = llvm.alloca
-// MEMCPY-NEXT: %[[DST:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<5> to !llvm.ptr
-// MEMCPY-NEXT: %[[N:.*]] = llvm.mlir.constant(40 : i64) : i64
-// MEMCPY-NEXT: "llvm.intr.memcpy"(%[[DST]], %{{.*}}, %[[N]]) <{arg_attrs = [{llvm.align = 16 : i64}, {llvm.align = 16 : i64}, {}], isVolatile = false}>
-// MEMCPY-NOT: vector
+// LOOP-LABEL: llvm.func ptx_kernelcc @copy_param(
+// LOOP: %[[P:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<101>
+// LOOP: %[[SLOT:.*]] = llvm.alloca
+// LOOP-NEXT: %[[DST:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<5> to !llvm.ptr
+// LOOP-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+// LOOP-NEXT: llvm.br ^[[LOOP:bb[0-9]+]](%[[ZERO]] : i64)
+// LOOP-NEXT: ^[[LOOP]](%[[I:.*]]: i64):
+// LOOP-NEXT: %[[S:.*]] = llvm.getelementptr %[[P]][%[[I]]] : (!llvm.ptr<101>, i64) -> !llvm.ptr<101>, i8
+// LOOP-NEXT: %[[V:.*]] = llvm.load %[[S]] {alignment = 16 : i64} : !llvm.ptr<101> -> vector<4xi32>
+// LOOP-NEXT: %[[D:.*]] = llvm.getelementptr %[[DST]][%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// LOOP-NEXT: llvm.store %[[V]], %[[D]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
+// LOOP-NEXT: %[[STEP:.*]] = llvm.mlir.constant(16 : i64) : i64
+// LOOP-NEXT: %[[NEXT:.*]] = llvm.add %[[I]], %[[STEP]] : i64
+// LOOP-NEXT: %[[END:.*]] = llvm.mlir.constant(32 : i64) : i64
+// LOOP-NEXT: %[[MORE:.*]] = llvm.icmp "ult" %[[NEXT]], %[[END]] : i64
+// LOOP-NEXT: llvm.cond_br %[[MORE]], ^[[LOOP]](%[[NEXT]] : i64), ^[[REST:bb[0-9]+]]
+// LOOP-NEXT: ^[[REST]]:
+// LOOP-NEXT: %[[TS:.*]] = llvm.getelementptr %[[P]][32] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8
+// LOOP-NEXT: %[[T:.*]] = llvm.load %[[TS]] {alignment = 8 : i64} : !llvm.ptr<101> -> vector<2xi32>
+// LOOP-NEXT: %[[TD:.*]] = llvm.getelementptr %[[DST]][32] : (!llvm.ptr) -> !llvm.ptr, i8
+// LOOP-NEXT: llvm.store %[[T]], %[[TD]] {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr
+// LOOP-NEXT: %[[G:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<5> to !llvm.ptr
+// LOOP-NEXT: llvm.call @consume(%[[G]])
+// LOOP-NOT: memcpy
 llvm.func ptx_kernelcc @copy_param(%s: !llvm.ptr {llvm.byval = !llvm.array<5 x i64>, llvm.align = 16 : i64}) {
   %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
   %one = llvm.mlir.constant(1 : i32) : i32
@@ -175,9 +194,9 @@ llvm.func @consume(!llvm.ptr)
 // CHECK-COUNT-5: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
 // CHECK-NOT: vector
 // CHECK-NOT: llvm.intr.memcpy
-// MEMCPY-LABEL: llvm.func ptx_kernelcc @copy_param_promotable(
-// MEMCPY-COUNT-5: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
-// MEMCPY-NOT: llvm.intr.memcpy
+// LOOP-LABEL: llvm.func ptx_kernelcc @copy_param_promotable(
+// LOOP-COUNT-5: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
+// LOOP-NOT: llvm.intr.memcpy
 llvm.func ptx_kernelcc @copy_param_promotable(%s: !llvm.ptr {llvm.byval = !llvm.array<5 x i64>, llvm.align = 16 : i64}, %c: i1, %out: !llvm.ptr) {
   %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
   %one = llvm.mlir.constant(1 : i32) : i32

@@ -27,11 +27,15 @@ static __attribute__((noinline)) DEVICE int sum(const S *s) { return s->a[0] + s
 GLOBAL void escaped(int *out, S s) { out[__nvvm_read_ptx_sreg_tid_x()] = sum(&s); }
 
 // A small struct flattened into a device function's parameters (the
-// "swapped arguments" mutation).
+// "swapped arguments" mutation). Three fields of two types: one .param
+// each is no more st.param than the struct's own .param (no .v2 across
+// types), so it is flattened.
 struct P {
-  float x, y;
+  float x;
+  int k;
+  float y;
 };
-static __attribute__((noinline)) DEVICE float minus(P p) { return p.x - 2.0f * p.y; }
+static __attribute__((noinline)) DEVICE float minus(P p) { return p.x - 2.0f * p.y + p.k; }
 GLOBAL void flattened(float *out, P p) { out[__nvvm_read_ptx_sreg_tid_x()] = minus(p); }
 
 // A local array next to a global pointer (the "cast into the wrong space"

@@ -1,0 +1,283 @@
+//! Large `ptxcc.copy_param` -> a copy loop of the widest access the alignment
+//! allows (seed 001, "Vectorized Copies").
+//!
+//! Above `inline-copy-threshold` a copy used to become `llvm.intr.memcpy`,
+//! which llc's NVPTXLowerAggrCopies expands into a loop of one byte per
+//! iteration (NVPTX asks for `i8` as the memcpy loop type): a 1 KB byval
+//! struct was copied with 1,024 iterations of `ld.param.b8` /
+//! `st.local.b8`. This expansion emits the loop itself, one
+//! `ld.param.v4.b32` / `st.local.v4.b32` pair per iteration where both sides
+//! are 16-aligned (64 iterations for 1 KB), and the bytes after the last
+//! whole step unrolled:
+//!
+//! ```text
+//! // before                                  // after
+//! ^bb0:                                      ^bb0:
+//!   "ptxcc.copy_param"(%p, %slot)              %d = llvm.addrspacecast %slot : ptr<5> to ptr
+//!     {size = 1028, alignment = 16}            llvm.br ^loop(%c0 : i64)
+//!   ...                                      ^loop(%i: i64):
+//!                                              %s = llvm.getelementptr %p[%i] : (ptr<101>, i64) -> ptr<101>, i8
+//!                                              %v = llvm.load %s {alignment = 16} : ptr<101> -> vector<4xi32>
+//!                                              %t = llvm.getelementptr %d[%i] : (ptr, i64) -> ptr, i8
+//!                                              llvm.store %v, %t {alignment = 16}
+//!                                              %n = llvm.add %i, %c16 : i64
+//!                                              %more = llvm.icmp "ult" %n, %c1024 : i64
+//!                                              llvm.cond_br %more, ^loop(%n : i64), ^rest
+//!                                            ^rest:
+//!                                              (bytes 1024..1028: one i32 load and store)
+//!                                              ...
+//! ```
+//!
+//! The destination is addressed through its generic cast, as the inline copy
+//! does (llc 22 aborts on a GEP of an `addrspace(5)` alloca); llc's
+//! address-space inference turns the stores into `st.local`.
+
+use melior::{
+    dialect::llvm::{self, LoadStoreOptions},
+    ir::{
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        Attribute, Block, BlockRef, Identifier, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::pointer_type};
+
+use super::copy_param::plan_inline_copy;
+use super::ConvertPtxccToLlvmOptions;
+use crate::{
+    abi::layout::common_alignment,
+    ir::{first_result, integer_attribute, op_name, OperationExt},
+    slots,
+};
+
+/// The width of one iteration of the copy loop for buffers aligned to
+/// `alignment`: the widest access it allows (16 bytes with `vector_copy`, 8
+/// without).
+pub fn loop_step(alignment: u64, vector_copy: bool) -> u64 {
+    alignment.clamp(1, if vector_copy { 16 } else { 8 })
+}
+
+/// Whether `copy` (a `ptxcc.copy_param`) becomes a copy loop under
+/// `options`: above the inline threshold, into a slot that llc's SROA will
+/// not break up (those get the field-by-field copy at any size), and aligned
+/// to at least 2 bytes (a byte loop is what the memcpy gives already).
+fn wants_loop(copy: OperationRef, options: &ConvertPtxccToLlvmOptions) -> bool {
+    let (Some(size), Some(alignment)) = (integer_attribute(copy, "size"), integer_attribute(copy, "alignment")) else {
+        return false;
+    };
+    let (Ok(size), Ok(alignment)) = (u64::try_from(size), u64::try_from(alignment)) else { return false };
+    let Ok(dst) = copy.operand_at(1) else { return false };
+    size > options.inline_copy_threshold
+        && size <= i32::MAX as u64
+        && loop_step(alignment, options.vector_copy) >= 2
+        && !slots::breakable(dst)
+}
+
+/// Expands every large `ptxcc.copy_param` inside `root` into a copy loop
+/// (see the module documentation); the others are left for the patterns.
+/// Returns how many were expanded.
+pub fn expand_copy_loops(root: OperationRef, options: &ConvertPtxccToLlvmOptions) -> usize {
+    let copies: Vec<_> = std::iter::once(root)
+        .chain(crate::ir::nested_ops(root))
+        .filter(|op| op_name(*op) == names::COPY_PARAM && wants_loop(*op, options))
+        .collect();
+    for copy in &copies {
+        expand(*copy, options.vector_copy);
+    }
+    copies.len()
+}
+
+fn i64_constant<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    before: Option<OperationRef<'c, 'a>>,
+    context: &'c Context,
+    value: i64,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let op = OperationBuilder::new("llvm.mlir.constant", location)
+        .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(i64_type, value).into())])
+        .add_results(&[i64_type])
+        .build()
+        .expect("a valid constant");
+    place(block, before, op)
+}
+
+/// Inserts `op` before `before`, or at the end of `block`; its first result.
+fn place<'c, 'a>(block: BlockRef<'c, 'a>, before: Option<OperationRef<'c, 'a>>, op: Operation<'c>) -> Value<'c, 'a> {
+    let inserted = match before {
+        Some(anchor) => block.insert_operation_before(anchor, op),
+        None => block.append_operation(op),
+    };
+    let result = first_result(inserted).expect("the op has a result");
+    // SAFETY: the result lives as long as its block.
+    unsafe { Value::from_raw(result.to_raw()) }
+}
+
+fn aligned(context: &Context, alignment: u64) -> LoadStoreOptions<'_> {
+    let i64_type = IntegerType::new(context, 64).into();
+    LoadStoreOptions::new().align(Some(IntegerAttribute::new(i64_type, alignment as i64)))
+}
+
+fn expand(copy: OperationRef, vector_copy: bool) {
+    let context_ref = copy.context();
+    // SAFETY: `context_ref` outlives every use of the reference (melior's
+    // `to_ref` points into the `ContextRef` itself); what is built from it
+    // holds the raw context, which outlives the module.
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let location = copy.location();
+    let src = copy.operand_at(0).expect("copy_param has a source");
+    let mut dst = copy.operand_at(1).expect("copy_param has a destination");
+    let size = integer_attribute(copy, "size").and_then(|s| u64::try_from(s).ok()).expect("checked");
+    let alignment = integer_attribute(copy, "alignment").and_then(|a| u64::try_from(a).ok()).expect("checked");
+    let step = loop_step(alignment, vector_copy);
+    let body = size / step * step;
+    let block = copy.block().expect("copy_param is in a block");
+    let region = block.parent_region().expect("the block is in a region");
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let i8_type: Type = IntegerType::new(context, 8).into();
+
+    // The rest of the block, from the op after the copy on, moves to a new
+    // block that the loop exits to.
+    let rest = region.insert_block_after(block, Block::new(&[]));
+    let mut next = copy.next_in_block();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        // SAFETY: `op` is detached from its block and handed to `rest`,
+        // which takes ownership; the order is kept.
+        unsafe {
+            mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+            mlir_sys::mlirBlockAppendOwnedOperation(rest.to_raw(), op.to_raw());
+        }
+    }
+    let looped = region.insert_block_after(block, Block::new(&[(i64_type, location)]));
+
+    // Before the loop: the generic destination and the first index.
+    if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {
+        let cast = OperationBuilder::new("llvm.addrspacecast", location)
+            .add_operands(&[dst])
+            .add_results(&[pointer_type(context, address_space::GENERIC)])
+            .build()
+            .expect("a valid cast");
+        dst = place(block, Some(copy), cast);
+    }
+    let zero = i64_constant(block, Some(copy), context, 0, location);
+    block.insert_operation_before(
+        copy,
+        OperationBuilder::new("llvm.br", location)
+            .add_operands(&[zero])
+            .add_successors(&[&looped])
+            .build()
+            .expect("a valid branch"),
+    );
+
+    // The loop: one access of `step` bytes per iteration.
+    let index: Value = looped.argument(0).expect("the loop block has an index").into();
+    let kind = super::copy_param::AccessKind::of_width(step, vector_copy);
+    let from =
+        place(looped, None, llvm::get_element_ptr_dynamic(context, src, &[index], i8_type, src.r#type(), location));
+    let value = place(looped, None, llvm::load(context, from, kind.r#type(context), location, aligned(context, step)));
+    let to =
+        place(looped, None, llvm::get_element_ptr_dynamic(context, dst, &[index], i8_type, dst.r#type(), location));
+    looped.append_operation(llvm::store(context, value, to, location, aligned(context, step)));
+    let step_value = i64_constant(looped, None, context, step as i64, location);
+    let advanced = place(
+        looped,
+        None,
+        OperationBuilder::new("llvm.add", location)
+            .add_operands(&[index, step_value])
+            .add_results(&[i64_type])
+            .build()
+            .expect("a valid add"),
+    );
+    let limit = i64_constant(looped, None, context, body as i64, location);
+    let unsigned_less = Attribute::parse(context, "6 : i64").expect("an ICmpPredicate (ult)");
+    let more = place(
+        looped,
+        None,
+        OperationBuilder::new("llvm.icmp", location)
+            .add_attributes(&[(Identifier::new(context, "predicate"), unsigned_less)])
+            .add_operands(&[advanced, limit])
+            .add_results(&[IntegerType::new(context, 1).into()])
+            .build()
+            .expect("a valid compare"),
+    );
+    looped.append_operation(
+        OperationBuilder::new("llvm.cond_br", location)
+            .add_attributes(&[(
+                Identifier::new(context, "operandSegmentSizes"),
+                DenseI32ArrayAttribute::new(context, &[1, 1, 0]).into(),
+            )])
+            .add_operands(&[more, advanced])
+            .add_successors(&[&looped, &rest])
+            .build()
+            .expect("a valid conditional branch"),
+    );
+
+    // After the loop: the tail, unrolled (loads first, then stores).
+    let first = rest.first_operation();
+    let tail = plan_inline_copy(size - body, common_alignment(alignment, body as i64), vector_copy);
+    let mut parts = Vec::with_capacity(tail.len());
+    for access in &tail {
+        let offset = (body + access.offset) as i32;
+        let address = place(
+            rest,
+            first,
+            llvm::get_element_ptr(
+                context,
+                src,
+                DenseI32ArrayAttribute::new(context, &[offset]),
+                i8_type,
+                src.r#type(),
+                location,
+            ),
+        );
+        parts.push(place(
+            rest,
+            first,
+            llvm::load(context, address, access.kind.r#type(context), location, aligned(context, access.align)),
+        ));
+    }
+    for (access, value) in tail.iter().zip(parts) {
+        let offset = (body + access.offset) as i32;
+        let address = place(
+            rest,
+            first,
+            llvm::get_element_ptr(
+                context,
+                dst,
+                DenseI32ArrayAttribute::new(context, &[offset]),
+                i8_type,
+                dst.r#type(),
+                location,
+            ),
+        );
+        let store = llvm::store(context, value, address, location, aligned(context, access.align));
+        match first {
+            Some(anchor) => rest.insert_operation_before(anchor, store),
+            None => rest.append_operation(store),
+        };
+    }
+    // SAFETY: the copy has no results and nothing refers to it.
+    unsafe { mlir_sys::mlirOperationDestroy(copy.to_raw()) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case(16, true, 16)]
+    #[case(32, true, 16)]
+    #[case(16, false, 8)]
+    #[case(8, true, 8)]
+    #[case(4, true, 4)]
+    #[case(1, true, 1)]
+    fn steps_by_the_widest_aligned_access(#[case] alignment: u64, #[case] vector_copy: bool, #[case] step: u64) {
+        assert_eq!(loop_step(alignment, vector_copy), step);
+    }
+}
