@@ -139,3 +139,50 @@ GLOBAL void through_pointer(Vec3 a, Vec3 b, int i, float *out) {
 // REPORT-NEXT: arg
 // REPORT-NEXT: 0 %struct.Vec3 {{.*}} .v2.b32 +0, .b32 +8 .param .align 16 .b8 _Z3dot4Vec3S__ptxcc_param_0[12]
 // REPORT-NEXT: 1 %struct.Vec3 {{.*}} .v2.b32 +0, .b32 +8 .param .align 16 .b8 _Z3dot4Vec3S__ptxcc_param_1[12]
+
+// More of what people write: a function that writes its own copy of the
+// struct, called from two kernels, and a recursive one. No kernel needs
+// local memory, the public symbols keep clang's prototypes, and the
+// recursive clone calls itself (not its wrapper, which would want the
+// struct in memory: llc alone builds it in a 12-byte local slot at every
+// level).
+// RUN: FileCheck %s --input-file=%t.ptx --check-prefix=MORE
+// RUN: FileCheck %s --input-file=%t.stripped.ptx --check-prefix=MORE
+// MORE-LABEL: .visible .func (.param .b32 func_retval0) _Z4bump4Vec3f(
+// MORE-NEXT: .param .align 4 .b8 _Z4bump4Vec3f_param_0[12],
+// MORE-NEXT: .param .b32 _Z4bump4Vec3f_param_1
+// MORE: call.uni (retval0), _Z4bump4Vec3f_ptxcc, (param0, param1);
+// MORE-LABEL: .func (.param .b32 func_retval0) _Z4bump4Vec3f_ptxcc(
+// MORE-NOT: .local
+// MORE: ret;
+// MORE-LABEL: .entry _Z8bump_one4Vec3Pf(
+// MORE-NOT: .local
+// MORE: call.uni (retval0), _Z4bump4Vec3f_ptxcc, (param0, param1);
+// MORE-LABEL: .entry _Z8bump_two4Vec3S_Pf(
+// MORE-NOT: .local
+// MORE: call.uni (retval0), _Z4bump4Vec3f_ptxcc, (param0, param1);
+// MORE-NOT: .local
+// MORE: call.uni (retval0), _Z4bump4Vec3f_ptxcc, (param0, param1);
+// MORE-LABEL: .visible .func (.param .b32 func_retval0) _Z5depth4Vec3i(
+// MORE-NEXT: .param .align 4 .b8 _Z5depth4Vec3i_param_0[12],
+// MORE-NEXT: .param .b32 _Z5depth4Vec3i_param_1
+// MORE-LABEL: .func (.param .b32 func_retval0) _Z5depth4Vec3i_ptxcc(
+// MORE-NOT: .local
+// MORE: call.uni (retval0), _Z5depth4Vec3i_ptxcc, (param0, param1);
+// MORE-NOT: .local
+// MORE: ret;
+// MORE-LABEL: .entry _Z7recurse4Vec3iPf(
+// MORE-NOT: .local
+// MORE: call.uni (retval0), _Z5depth4Vec3i_ptxcc, (param0, param1);
+// MORE-NOT: .local
+// MORE: ret;
+DEVICE NOINLINE float bump(Vec3 v, float d) {
+  v.x += d;
+  v.y *= d;
+  return v.x * v.y + v.z;
+}
+GLOBAL void bump_one(Vec3 a, float *out) { out[0] = bump(a, 1.0f); }
+GLOBAL void bump_two(Vec3 a, Vec3 b, float *out) { out[1] = bump(a, 2.0f) + bump(b, 3.0f); }
+
+DEVICE NOINLINE float depth(Vec3 v, int n) { return n <= 0 ? v.x : depth(Vec3{v.y, v.z, v.x}, n - 1) + 1.0f; }
+GLOBAL void recurse(Vec3 a, int n, float *out) { out[2] = depth(a, n); }

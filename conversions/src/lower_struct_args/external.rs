@@ -147,6 +147,13 @@ fn set_linkage(func: OperationRef, kind: &str) {
 /// sends `calls` there, and leaves `func` as a wrapper that calls it.
 fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_taken: bool) {
     let context = context_of(func);
+    // The calls first: a recursive call in the body is then copied into the
+    // clone already calling the clone (cloned first, it kept calling the
+    // wrapper, which passes its struct in memory: a local slot per level).
+    let callee: Attribute = FlatSymbolRefAttribute::new(&context, clone_name).into();
+    for call in calls {
+        set(*call, "callee", callee);
+    }
     // SAFETY: cloning a live op; the clone is owned until inserted below.
     let clone = unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(func.to_raw())) };
     let block = func.block().expect("a function in a module");
@@ -157,10 +164,6 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
         mlir_sys::mlirOperationRemoveAttributeByName(clone.to_raw(), melior::StringRef::new("sym_visibility").to_raw());
     }
     set_linkage(clone, "internal");
-    let callee: Attribute = FlatSymbolRefAttribute::new(&context, clone_name).into();
-    for call in calls {
-        set(*call, "callee", callee);
-    }
 
     // The wrapper: the body goes (the clone has it), one call remains. A
     // debug-info location names the subprogram the clone now owns; LLVM

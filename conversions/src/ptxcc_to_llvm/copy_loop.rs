@@ -49,7 +49,7 @@ use super::copy_param::plan_inline_copy;
 use super::ConvertPtxccToLlvmOptions;
 use crate::{
     abi::layout::common_alignment,
-    ir::{first_result, integer_attribute, op_name, OperationExt},
+    ir::{first_result, integer_attribute, op_name, BlockExt, OperationExt},
     slots,
 };
 
@@ -175,7 +175,7 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     );
 
     // The loop: one access of `step` bytes per iteration.
-    let index: Value = looped.argument(0).expect("the loop block has an index").into();
+    let index: Value = looped.argument_at(0).expect("the loop block has an index").into();
     let kind = super::copy_param::AccessKind::of_width(step, vector_copy);
     let from =
         place(looped, None, llvm::get_element_ptr_dynamic(context, src, &[index], i8_type, src.r#type(), location));
