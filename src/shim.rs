@@ -51,6 +51,12 @@ unsafe extern "C" {
         filename: MlirStringRef,
     ) -> MlirOperation;
     pub(crate) fn ptxccExitOnFatalError(prefix: MlirStringRef);
+    pub(crate) fn ptxccPrintOperation(
+        op: MlirOperation,
+        generic: bool,
+        callback: StringCallback,
+        user_data: *mut c_void,
+    );
     pub(crate) fn ptxccEmitPTX(
         module: MlirOperation,
         cpu: MlirStringRef,

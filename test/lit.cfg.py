@@ -22,7 +22,10 @@ config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("
 # Keep the tests' output stable.
 config.environment["NO_COLOR"] = "1"
 
-config.substitutions.append(("%ptxcc-opt", ptxcc_opt))
+# Tests verify after every pass (the driver's default verifies the input and
+# the output only); scripts that run the driver themselves get its path.
+config.substitutions.append(("%ptxcc-opt-path", ptxcc_opt))
+config.substitutions.append(("%ptxcc-opt", f"{ptxcc_opt} --verify-each"))
 config.substitutions.append(("%repo", repo))
 config.substitutions.append(("%llvm-bin", llvm_bin))
 config.substitutions.append(

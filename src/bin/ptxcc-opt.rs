@@ -45,6 +45,17 @@ fn command() -> Command {
         ))
         .arg(flag("split-input-file", "Split the input at '// -----' lines and process each piece on its own"))
         .arg(flag("verify-diagnostics", "Check that the diagnostics match the expected-* comments of the input"))
+        .arg(
+            Arg::new("verify-each")
+                .long("verify-each")
+                .value_name("BOOL")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("true")
+                .default_value("false")
+                .value_parser(clap::value_parser!(bool))
+                .help("Verify the IR after every pass (the input and the output are always verified)"),
+        )
         .arg(flag("mlir-print-ir-after-all", "Print the IR after every pass (to standard error)"))
         .arg(flag("mlir-print-ir-after-failure", "Print the IR after a pass that fails (to standard error)"))
         .arg(flag("mlir-timing", "Print the time each pass took (to standard error)"))
@@ -222,7 +233,6 @@ fn write_atomically(path: &Path, text: &[u8], permissions: Option<fs::Permission
     let result = (|| {
         let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&temporary)?;
         file.write_all(text)?;
-        file.sync_all()?;
         if let Some(permissions) = permissions {
             fs::set_permissions(&temporary, permissions)?;
         }
@@ -276,6 +286,9 @@ fn run() -> Result<bool, String> {
         },
         allow_unregistered_dialect: matches.get_flag("allow-unregistered-dialect"),
         print_generic: matches.get_flag("mlir-print-op-generic"),
+        verify_each: matches.get_one::<bool>("verify-each").copied().unwrap_or(false),
+        // The process ends right after the output is written.
+        leak_ir: true,
         input_format: match matches.get_one::<String>("input-format").map(String::as_str) {
             Some("mlir") => InputFormat::Mlir,
             Some("llvm") => InputFormat::Llvm,

@@ -9,7 +9,8 @@
 //   * find the file/line/column inside a nested location;
 //   * turn off the "see current operation" note on diagnostics;
 //   * say which op a (nested) pass manager is anchored on;
-//   * translate to LLVM IR text without crashing on failure.
+//   * translate to LLVM IR text without crashing on failure;
+//   * print an op into one buffer (melior's printer calls back per token).
 // (LLVM IR input and PTX output, which need LLVM itself, are in
 // ptxcc_llvm.cpp.)
 // Each function below does one of those and calls back into Rust. No
@@ -55,6 +56,35 @@
 #include <string>
 
 using namespace mlir;
+
+extern "C" {
+/// Receives a chunk of text.
+typedef void (*PtxccStringCallback)(MlirStringRef text, void *userData);
+}
+
+namespace {
+/// A stream that hands its buffer to a callback each time it fills: the
+/// printed module is held once, by the receiver.
+class ChunkStream : public llvm::raw_ostream {
+public:
+  ChunkStream(PtxccStringCallback callback, void *userData)
+      : callback(callback), userData(userData) {
+    SetBufferSize(1 << 16);
+  }
+  ~ChunkStream() override { flush(); }
+
+private:
+  void write_impl(const char *data, size_t size) override {
+    callback(MlirStringRef{data, size}, userData);
+    position += size;
+  }
+  uint64_t current_pos() const override { return position; }
+
+  PtxccStringCallback callback;
+  void *userData;
+  uint64_t position = 0;
+};
+} // namespace
 
 extern "C" {
 
@@ -173,9 +203,6 @@ void ptxccContextSetPrintOpOnDiagnostic(MlirContext context, bool enable) {
   unwrap(context)->printOpOnDiagnostic(enable);
 }
 
-/// Receives a chunk of text.
-typedef void (*PtxccStringCallback)(MlirStringRef text, void *userData);
-
 /// Translates `module` to LLVM IR and hands its text to `callback`. Returns
 /// false (after the errors went to the context's handlers) on failure.
 bool ptxccTranslateToLLVMIR(MlirOperation module, PtxccStringCallback callback,
@@ -191,6 +218,18 @@ bool ptxccTranslateToLLVMIR(MlirOperation module, PtxccStringCallback callback,
   os.flush();
   callback(MlirStringRef{text.data(), text.size()}, userData);
   return true;
+}
+
+/// Prints `op` (verified already: `assumeVerified`) and hands the text to
+/// `callback` in chunks of 64 KiB.
+void ptxccPrintOperation(MlirOperation op, bool generic,
+                         PtxccStringCallback callback, void *userData) {
+  OpPrintingFlags flags;
+  flags.assumeVerified();
+  if (generic)
+    flags.printGenericOpForm();
+  ChunkStream os(callback, userData);
+  unwrap(op)->print(os, flags);
 }
 
 } // extern "C"

@@ -106,8 +106,9 @@ def judge(ptxcc_opt, mlir, config, workdir, reference, harness=True):
     arguments, keeps_ops = CONFIGS[config]
     out_mlir = os.path.join(workdir, "output.mlir")
     try:
-        result = subprocess.run([ptxcc_opt, mlir, *arguments, "-o", out_mlir], capture_output=True, text=True,
-                                timeout=TIMEOUT)
+        # --verify-each: IR a pass leaves invalid is caught at that pass.
+        result = subprocess.run([ptxcc_opt, mlir, "--verify-each", *arguments, "-o", out_mlir], capture_output=True,
+                                text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return "hang", f"ptxcc-opt ran for more than {TIMEOUT} s"
     if result.returncode < 0 or result.returncode > 1:
