@@ -11,10 +11,15 @@ mlir-translate), and this script measures the median wall time of
   (d) once more (c) with --mlir-timing, whose report gives the time per pass
       (and mlir-opt --mlir-timing once, for its Parser / Output split).
 
-Usage: python3 bench/run.py [--sizes 1000,5000,20000] [--repeat 3] [--markdown]
+(a), (b) and (c) run interleaved (one of each per round), so the machine's
+load drifts over all three alike; each run's CPU time (user + system) and
+peak RSS come from wait4. --json FILE appends one line per run.
+
+Usage: python3 bench/run.py [--sizes 1000,5000,20000] [--repeat 3] [--markdown] [--json FILE]
 """
 
 import argparse
+import json
 import os
 import platform
 import re
@@ -51,25 +56,68 @@ def check_tool(path, what):
 TIMEOUT = None
 
 
+class RusagePopen(subprocess.Popen):
+    """Popen that keeps its child's own rusage (wait4) as (cpu seconds, peak RSS kB).
+
+    It overrides CPython's `Popen._try_wait` (waitpid), the one place the
+    child is reaped; where that hook is missing, the run has no rusage and
+    its CPU time and RSS are reported as unknown.
+    """
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, status, usage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            return (self.pid, 0)
+        if pid == self.pid:
+            self.rusage = (usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+        return (pid, status)
+
+
+class Run:
+    """One run of a command: wall and CPU (user + system) seconds, peak RSS."""
+
+    def __init__(self, wall, cpu, max_rss_kb, stderr):
+        self.wall, self.cpu, self.max_rss_kb, self.stderr = wall, cpu, max_rss_kb, stderr
+
+
 def run_once(cmd):
-    """Run cmd; return (wall seconds, stderr). Raise on failure."""
+    """Run cmd; return a Run (its own rusage, from wait4). Raise on failure."""
     t0 = time.perf_counter()
     try:
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                           timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        raise BenchError(f"command timed out after {TIMEOUT} s (--timeout): {' '.join(cmd)}")
+        p = RusagePopen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     except OSError as e:
         raise BenchError(f"cannot run {cmd[0]}: {e}")
+    try:
+        _, err = p.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise BenchError(f"command timed out after {TIMEOUT} s (--timeout): {' '.join(cmd)}")
     dt = time.perf_counter() - t0
+    usage = getattr(p, "rusage", None)
     if p.returncode != 0:
         raise BenchError(f"command failed (exit {p.returncode}): {' '.join(cmd)}\n"
-                         f"--- stderr (tail) ---\n{tail(p.stderr)}")
-    return dt, p.stderr
+                         f"--- stderr (tail) ---\n{tail(err)}")
+    cpu, rss = usage if usage else (float("nan"), 0)
+    return Run(dt, cpu, rss, err)
 
 
-def median_time(cmd, repeat):
-    return statistics.median(run_once(cmd)[0] for _ in range(repeat))
+
+
+def measure_interleaved(commands, repeat):
+    """Runs each of `commands` ({name: argv}) `repeat` times, in turn (one
+    of each, then the next round), so that the machine's load drifts over
+    all of them alike; returns {name: [Run]}."""
+    runs = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, cmd in commands.items():
+            runs[name].append(run_once(cmd))
+    return runs
+
+
+def median(runs, field):
+    return statistics.median(getattr(r, field) for r in runs)
 
 
 # ------------------------------------------------------------------ --mlir-timing report
@@ -173,6 +221,8 @@ def main():
     ap.add_argument("--timeout", type=float, metavar="SECONDS",
                     help="fail when one command runs longer than this (default: no limit)")
     ap.add_argument("--keep", metavar="DIR", help="write the generated modules to DIR and keep them")
+    ap.add_argument("--json", metavar="FILE",
+                    help="append one JSON line per run (commit, functions, tool, run, wall_s, cpu_s, max_rss_kb)")
     a = ap.parse_args()
 
     try:
@@ -208,6 +258,16 @@ def cpu_model():
     return platform.processor() or "unknown CPU"
 
 
+def git_commit():
+    """The repository's commit (for the JSON lines), or "unknown"."""
+    try:
+        p = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                           timeout=30)
+        return p.stdout.strip() or "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
 def describe(binary):
     """The binary's --version line and modification time (builds change under us)."""
     try:
@@ -231,9 +291,10 @@ def bench(a, sizes, ptxcc, mlir_opt):
     print(f"ptxcc-opt: {ptxcc} ({describe(ptxcc)})")
     print(f"mlir-opt:  {mlir_opt} ({describe(mlir_opt)})")
     print(f"template:  {a.cuda} (clang/mlir-translate from {generate.LLVM_BIN})")
-    print(f"median of {a.repeat} run(s) per measurement, wall-clock seconds")
+    print(f"median of {a.repeat} interleaved run(s) per measurement, wall-clock seconds (CPU: user + system)")
     print(flush=True)
 
+    commit = git_commit()
     results = []
     workroot = a.keep or tempfile.mkdtemp(prefix="ptxcc-bench-")
     os.makedirs(workroot, exist_ok=True)
@@ -247,18 +308,39 @@ def bench(a, sizes, ptxcc, mlir_opt):
             mix = info["template"]
             print(f"[{n}] {info['functions']} functions, {info['lines']} lines; measuring ...",
                   file=sys.stderr, flush=True)
-            t_mlir = median_time([mlir_opt, src, "-o", out], a.repeat)
-            t_parse = median_time([ptxcc, src, "-o", out], a.repeat)
-            t_pipe = median_time([ptxcc, src, "--ptxcc-pipeline", "-o", out], a.repeat)
-            t_timed, err = run_once([ptxcc, src, "--ptxcc-pipeline", "--mlir-timing", "-o", out])
+            runs = measure_interleaved(
+                {
+                    "mlir-opt": [mlir_opt, src, "-o", out],
+                    "ptxcc-opt": [ptxcc, src, "-o", out],
+                    "ptxcc-opt --ptxcc-pipeline": [ptxcc, src, "--ptxcc-pipeline", "-o", out],
+                },
+                a.repeat,
+            )
+            if a.json:
+                with open(a.json, "a") as jf:
+                    for tool, tool_runs in runs.items():
+                        for k, r in enumerate(tool_runs):
+                            jf.write(json.dumps(dict(commit=commit, functions=info["functions"], tool=tool, run=k,
+                                                     wall_s=round(r.wall, 4), cpu_s=round(r.cpu, 4),
+                                                     max_rss_kb=r.max_rss_kb)) + "\n")
+            t_mlir = median(runs["mlir-opt"], "wall")
+            t_parse = median(runs["ptxcc-opt"], "wall")
+            t_pipe = median(runs["ptxcc-opt --ptxcc-pipeline"], "wall")
+            c_mlir = median(runs["mlir-opt"], "cpu")
+            c_pipe = median(runs["ptxcc-opt --ptxcc-pipeline"], "cpu")
+            rss_mlir = max(r.max_rss_kb for r in runs["mlir-opt"])
+            rss_pipe = max(r.max_rss_kb for r in runs["ptxcc-opt --ptxcc-pipeline"])
+            timed = run_once([ptxcc, src, "--ptxcc-pipeline", "--mlir-timing", "-o", out])
+            t_timed, err = timed.wall, timed.stderr
             passes = parse_timing(err)
             if not passes:
                 print(f"[{n}] warning: no timing report found in ptxcc-opt's stderr:\n{tail(err)}",
                       file=sys.stderr)
-            _, merr = run_once([mlir_opt, src, "--mlir-timing", "-o", out])
+            merr = run_once([mlir_opt, src, "--mlir-timing", "-o", out]).stderr
             mpasses = parse_timing(merr)
             results.append(dict(n=info["functions"], requested=n, lines=info["lines"],
                                 mlir=t_mlir, parse=t_parse, pipe=t_pipe, timed=t_timed,
+                                cmlir=c_mlir, cpipe=c_pipe, rss_mlir=rss_mlir, rss_pipe=rss_pipe,
                                 passes=passes, mpasses=mpasses))
             for p in (src, out):
                 if not a.keep and os.path.exists(p):
@@ -269,11 +351,13 @@ def bench(a, sizes, ptxcc, mlir_opt):
 
     # Table 1: whole-process times.
     headers = ["functions", "lines of MLIR", "mlir-opt s", "ptxcc-opt parse+print s",
-               "pipeline s", "pipeline / mlir-opt", "mlir-opt ms / 1k fn", "pipeline ms / 1k fn"]
+               "pipeline s", "pipeline / mlir-opt", "CPU: pipeline / mlir-opt", "peak RSS MB: mlir-opt / pipeline",
+               "mlir-opt ms / 1k fn", "pipeline ms / 1k fn"]
     rows = []
     for r in results:
         rows.append([r["n"], r["lines"], s(r["mlir"]), s(r["parse"]), s(r["pipe"]),
-                     f"{r['pipe'] / r['mlir']:.2f}x",
+                     f"{r['pipe'] / r['mlir']:.2f}x", f"{r['cpipe'] / r['cmlir']:.2f}x",
+                     f"{r['rss_mlir'] // 1024} / {r['rss_pipe'] // 1024}",
                      f"{1e6 * r['mlir'] / r['n']:.1f}", f"{1e6 * r['pipe'] / r['n']:.1f}"])
     print("Whole-process wall time (median):" if not md else "**Whole-process wall time (median)**")
     print()
