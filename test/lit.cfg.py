@@ -59,7 +59,7 @@ config.substitutions.append(
 )
 # FileCheck, not, mlir-opt, mlir-translate, llc and clang come from llvm_bin
 # (first on PATH), never from elsewhere on the machine.
-for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang", "opt", "llvm-as"]:
+for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang", "opt", "llvm-as", "llvm-link"]:
     if not os.path.exists(os.path.join(llvm_bin, tool)):
         lit_config.fatal(f"{tool} not found in {llvm_bin}")
 
