@@ -51,7 +51,7 @@ use melior::ir::{
 };
 
 use super::{
-    device::{is_variadic, parameter_types, result_type, symbol_uses, would_change_as_local},
+    device::{is_variadic, parameter_types, result_type, would_change_as_local, SymbolUses},
     LowerStructArgsOptions,
 };
 use crate::{
@@ -80,10 +80,12 @@ fn definition_is_final(func: OperationRef) -> bool {
 /// Splits every device function that the module calls, whose lowered ABI
 /// would differ, and that is externally visible (with a final definition)
 /// or has its address taken; with `whole_program` an externally visible one
-/// whose address is not taken is made internal instead. Returns how many it
-/// changed.
-pub fn split_external_functions(
-    module: OperationRef,
+/// whose address is not taken is made internal instead. `symbols` are the
+/// module's symbol uses ([`symbol_uses`]). Returns how many it changed
+/// (when none, `symbols` still describes the module).
+pub fn split_external_functions<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+    symbols: &HashMap<String, SymbolUses<'c, 'a>>,
     layout: &DataLayout,
     thresholds: &Thresholds,
     options: &LowerStructArgsOptions,
@@ -94,7 +96,6 @@ pub fn split_external_functions(
     for func in &functions {
         *defined.entry(function_name(*func)).or_default() += 1;
     }
-    let symbols = symbol_uses(module);
     let mut changed = 0;
     for func in functions {
         let name = function_name(func);
