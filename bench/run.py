@@ -13,7 +13,8 @@ mlir-translate), and this script measures the median wall time of
 
 (a), (b) and (c) run interleaved (one of each per round), so the machine's
 load drifts over all three alike; each run's CPU time (user + system) and
-peak RSS come from wait4. --json FILE appends one line per run.
+peak RSS come from wait4. --json FILE appends one line per run. --bytecode
+also times mlir-opt and the pipeline reading and writing MLIR bytecode.
 
 Usage: python3 bench/run.py [--sizes 1000,5000,20000] [--repeat 3] [--markdown] [--json FILE]
 """
@@ -221,6 +222,8 @@ def main():
     ap.add_argument("--timeout", type=float, metavar="SECONDS",
                     help="fail when one command runs longer than this (default: no limit)")
     ap.add_argument("--keep", metavar="DIR", help="write the generated modules to DIR and keep them")
+    ap.add_argument("--bytecode", action="store_true",
+                    help="also time both tools on MLIR bytecode, read and written (--emit-bytecode)")
     ap.add_argument("--json", metavar="FILE",
                     help="append one JSON line per run (commit, functions, tool, run, wall_s, cpu_s, max_rss_kb)")
     a = ap.parse_args()
@@ -330,6 +333,23 @@ def bench(a, sizes, ptxcc, mlir_opt):
             c_pipe = median(runs["ptxcc-opt --ptxcc-pipeline"], "cpu")
             rss_mlir = max(r.max_rss_kb for r in runs["mlir-opt"])
             rss_pipe = max(r.max_rss_kb for r in runs["ptxcc-opt --ptxcc-pipeline"])
+            bytecode = None
+            if a.bytecode:
+                src_bc, out_bc = src + "bc", out + "bc"
+                run_once([mlir_opt, src, "--emit-bytecode", "-o", src_bc])
+                bc_runs = measure_interleaved(
+                    {
+                        "mlir-opt (bytecode)": [mlir_opt, src_bc, "--emit-bytecode", "-o", out_bc],
+                        "ptxcc-opt --ptxcc-pipeline (bytecode)": [
+                            ptxcc, src_bc, "--ptxcc-pipeline", "--emit-bytecode", "-o", out_bc],
+                    },
+                    a.repeat,
+                )
+                bytecode = (median(bc_runs["mlir-opt (bytecode)"], "wall"),
+                            median(bc_runs["ptxcc-opt --ptxcc-pipeline (bytecode)"], "wall"))
+                for p in (src_bc, out_bc):
+                    if not a.keep and os.path.exists(p):
+                        os.remove(p)
             timed = run_once([ptxcc, src, "--ptxcc-pipeline", "--mlir-timing", "-o", out])
             t_timed, err = timed.wall, timed.stderr
             passes = parse_timing(err)
@@ -340,7 +360,7 @@ def bench(a, sizes, ptxcc, mlir_opt):
             mpasses = parse_timing(merr)
             results.append(dict(n=info["functions"], requested=n, lines=info["lines"],
                                 mlir=t_mlir, parse=t_parse, pipe=t_pipe, timed=t_timed,
-                                cmlir=c_mlir, cpipe=c_pipe, rss_mlir=rss_mlir, rss_pipe=rss_pipe,
+                                cmlir=c_mlir, cpipe=c_pipe, rss_mlir=rss_mlir, rss_pipe=rss_pipe, bytecode=bytecode,
                                 passes=passes, mpasses=mpasses))
             for p in (src, out):
                 if not a.keep and os.path.exists(p):
@@ -363,6 +383,17 @@ def bench(a, sizes, ptxcc, mlir_opt):
     print()
     print(fmt_table(headers, rows, md))
     print()
+
+    # Table 1b: the same on MLIR bytecode, in and out (--bytecode).
+    if any(r["bytecode"] for r in results):
+        headers = ["functions", "mlir-opt s", "pipeline s", "pipeline / mlir-opt"]
+        rows = [[r["n"], s(r["bytecode"][0]), s(r["bytecode"][1]), f"{r['bytecode'][1] / r['bytecode'][0]:.2f}x"]
+                for r in results if r["bytecode"]]
+        print("MLIR bytecode in and out (--emit-bytecode), wall time (median):" if not md
+              else "**MLIR bytecode in and out (`--emit-bytecode`), wall time (median)**")
+        print()
+        print(fmt_table(headers, rows, md))
+        print()
 
     # Table 2: per-pass times from --mlir-timing.
     order = []
