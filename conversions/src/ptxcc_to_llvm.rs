@@ -157,6 +157,12 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
         }
     }
 
+    // Most functions of a large module hold no ptxcc op: no pattern can
+    // apply there, so the pattern driver (a walk and a worklist) is skipped.
+    let is_ptxcc = |op: &OperationRef| ptxcc_dialect::OpInfo::find(crate::ir::op_name(*op)).is_some();
+    if !ops.iter().any(is_ptxcc) {
+        return Ok(());
+    }
     copy_loop::expand_copy_loops(root, options);
 
     let context = context_of(root);
