@@ -33,23 +33,23 @@
 //! address-space inference turns the stores into `st.local`.
 
 use melior::{
-    dialect::llvm::{self, LoadStoreOptions},
+    dialect::llvm,
     ir::{
-        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+        attribute::DenseI32ArrayAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, Block, BlockRef, Identifier, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
+        Attribute, Block, BlockRef, Identifier, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
 use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::pointer_type};
 
-use super::copy_param::plan_inline_copy;
+use super::copy_param::{aligned, plan_inline_copy};
 use super::ConvertPtxccToLlvmOptions;
 use crate::{
     abi::layout::common_alignment,
-    ir::{first_result, integer_attribute, op_name, BlockExt, OperationExt},
+    ir::{addrspacecast, erase, first_result, integer_attribute, integer_constant, op_name, BlockExt, OperationExt},
     slots,
 };
 
@@ -90,36 +90,22 @@ pub fn expand_copy_loops(root: OperationRef, options: &ConvertPtxccToLlvmOptions
     copies.len()
 }
 
-fn i64_constant<'c, 'a>(
+/// Inserts `op` before `before`, or at the end of `block`.
+fn insert<'c, 'a>(
     block: BlockRef<'c, 'a>,
     before: Option<OperationRef<'c, 'a>>,
-    context: &'c Context,
-    value: i64,
-    location: Location<'c>,
-) -> Value<'c, 'a> {
-    let i64_type: Type = IntegerType::new(context, 64).into();
-    let op = OperationBuilder::new("llvm.mlir.constant", location)
-        .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(i64_type, value).into())])
-        .add_results(&[i64_type])
-        .build()
-        .expect("a valid constant");
-    place(block, before, op)
-}
-
-/// Inserts `op` before `before`, or at the end of `block`; its first result.
-fn place<'c, 'a>(block: BlockRef<'c, 'a>, before: Option<OperationRef<'c, 'a>>, op: Operation<'c>) -> Value<'c, 'a> {
-    let inserted = match before {
+    op: Operation<'c>,
+) -> OperationRef<'c, 'a> {
+    match before {
         Some(anchor) => block.insert_operation_before(anchor, op),
         None => block.append_operation(op),
-    };
-    let result = first_result(inserted).expect("the op has a result");
-    // SAFETY: the result lives as long as its block.
-    unsafe { Value::from_raw(result.to_raw()) }
+    }
 }
 
-fn aligned(context: &Context, alignment: u64) -> LoadStoreOptions<'_> {
-    let i64_type = IntegerType::new(context, 64).into();
-    LoadStoreOptions::new().align(Some(IntegerAttribute::new(i64_type, alignment as i64)))
+/// [`insert`]s `op` and returns its first result.
+fn place<'c, 'a>(block: BlockRef<'c, 'a>, before: Option<OperationRef<'c, 'a>>, op: Operation<'c>) -> Value<'c, 'a> {
+    let result = first_result(insert(block, before, op)).expect("the op has a result");
+    crate::ir::detached(result)
 }
 
 fn expand(copy: OperationRef, vector_copy: bool) {
@@ -157,14 +143,9 @@ fn expand(copy: OperationRef, vector_copy: bool) {
 
     // Before the loop: the generic destination and the first index.
     if pointer_address_space(dst.r#type()) != Some(address_space::GENERIC) {
-        let cast = OperationBuilder::new("llvm.addrspacecast", location)
-            .add_operands(&[dst])
-            .add_results(&[pointer_type(context, address_space::GENERIC)])
-            .build()
-            .expect("a valid cast");
-        dst = place(block, Some(copy), cast);
+        dst = place(block, Some(copy), addrspacecast(dst, pointer_type(context, address_space::GENERIC), location));
     }
-    let zero = i64_constant(block, Some(copy), context, 0, location);
+    let zero = place(block, Some(copy), integer_constant(i64_type, 0, location));
     block.insert_operation_before(
         copy,
         OperationBuilder::new("llvm.br", location)
@@ -183,7 +164,7 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     let to =
         place(looped, None, llvm::get_element_ptr_dynamic(context, dst, &[index], i8_type, dst.r#type(), location));
     looped.append_operation(llvm::store(context, value, to, location, aligned(context, step)));
-    let step_value = i64_constant(looped, None, context, step as i64, location);
+    let step_value = place(looped, None, integer_constant(i64_type, step as i64, location));
     let advanced = place(
         looped,
         None,
@@ -193,7 +174,7 @@ fn expand(copy: OperationRef, vector_copy: bool) {
             .build()
             .expect("a valid add"),
     );
-    let limit = i64_constant(looped, None, context, body as i64, location);
+    let limit = place(looped, None, integer_constant(i64_type, body as i64, location));
     let unsigned_less = Attribute::parse(context, "6 : i64").expect("an ICmpPredicate (ult)");
     let more = place(
         looped,
@@ -220,49 +201,26 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     // After the loop: the tail, unrolled (loads first, then stores).
     let first = rest.first_operation();
     let tail = plan_inline_copy(size - body, common_alignment(alignment, body as i64), vector_copy);
-    let mut parts = Vec::with_capacity(tail.len());
-    for access in &tail {
-        let offset = (body + access.offset) as i32;
-        let address = place(
-            rest,
-            first,
-            llvm::get_element_ptr(
-                context,
-                src,
-                DenseI32ArrayAttribute::new(context, &[offset]),
-                i8_type,
-                src.r#type(),
-                location,
-            ),
-        );
-        parts.push(place(
-            rest,
-            first,
-            llvm::load(context, address, access.kind.r#type(context), location, aligned(context, access.align)),
-        ));
-    }
+    // `offset` bytes after the loop's end in the source (or the destination).
+    let byte_address = |in_destination: bool, offset: u64| {
+        let base = if in_destination { dst } else { src };
+        let offset = DenseI32ArrayAttribute::new(context, &[(body + offset) as i32]);
+        place(rest, first, llvm::get_element_ptr(context, base, offset, i8_type, base.r#type(), location))
+    };
+    let parts: Vec<_> = tail
+        .iter()
+        .map(|access| {
+            let from = byte_address(false, access.offset);
+            let load = llvm::load(context, from, access.kind.r#type(context), location, aligned(context, access.align));
+            place(rest, first, load)
+        })
+        .collect();
     for (access, value) in tail.iter().zip(parts) {
-        let offset = (body + access.offset) as i32;
-        let address = place(
-            rest,
-            first,
-            llvm::get_element_ptr(
-                context,
-                dst,
-                DenseI32ArrayAttribute::new(context, &[offset]),
-                i8_type,
-                dst.r#type(),
-                location,
-            ),
-        );
-        let store = llvm::store(context, value, address, location, aligned(context, access.align));
-        match first {
-            Some(anchor) => rest.insert_operation_before(anchor, store),
-            None => rest.append_operation(store),
-        };
+        let to = byte_address(true, access.offset);
+        insert(rest, first, llvm::store(context, value, to, location, aligned(context, access.align)));
     }
-    // SAFETY: the copy has no results and nothing refers to it.
-    unsafe { mlir_sys::mlirOperationDestroy(copy.to_raw()) };
+    // The copy has no results and nothing refers to it.
+    erase(copy);
 }
 
 #[cfg(test)]

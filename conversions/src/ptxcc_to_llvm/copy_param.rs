@@ -15,7 +15,7 @@ use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::p
 
 use crate::kernel::dictionary;
 
-use super::{add_lowering, ConvertPtxccToLlvmOptions, Emitter};
+use super::{add_lowering, ConvertPtxccToLlvmOptions};
 use crate::abi::{classify, layout::common_alignment, mlir::abi_type, AbiType, DataLayout};
 use crate::ir::{constant_int, integer_attribute, type_attribute};
 use crate::slots;
@@ -171,8 +171,9 @@ fn slot_type(pointer: Value) -> Option<AbiType> {
     abi_type(type_attribute(alloca, "elem_type")?).ok()
 }
 
-fn aligned<'c>(emit: &Emitter<'c>, alignment: u64) -> LoadStoreOptions<'c> {
-    let i64_type = IntegerType::new(emit.context, 64).into();
+/// A load's or store's options with `alignment`.
+pub(super) fn aligned(context: &Context, alignment: u64) -> LoadStoreOptions<'_> {
+    let i64_type = IntegerType::new(context, 64).into();
     LoadStoreOptions::new().align(Some(IntegerAttribute::new(i64_type, alignment as i64)))
 }
 
@@ -224,12 +225,12 @@ pub fn populate_copy_param_patterns(
             for access in &plan {
                 let r#type = access.kind.r#type(emit.context);
                 let from = emit.byte_offset(src, access.offset)?;
-                let options = aligned(emit, access.align);
+                let options = aligned(emit.context, access.align);
                 parts.push(emit.emit(llvm::load(emit.context, from, r#type, emit.location, options))?);
             }
             for (access, value) in plan.iter().zip(parts) {
                 let to = emit.byte_offset(dst, access.offset)?;
-                let options = aligned(emit, access.align);
+                let options = aligned(emit.context, access.align);
                 emit.emit(llvm::store(emit.context, value, to, emit.location, options));
             }
             return Some(vec![]);
