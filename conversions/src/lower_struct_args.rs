@@ -424,15 +424,10 @@ fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions
                         ),
                     );
                 }
-                device::plan_function(
-                    func,
-                    symbols.get(&name),
-                    layout,
-                    &thresholds,
-                    options.opt_byval,
-                    options.flatten_kernel_args,
-                    &device_target(func, options),
-                )
+                let target = device_target(func, options);
+                let policy =
+                    device::PlanPolicy { layout, thresholds: &thresholds, lower_byval: options.opt_byval, target: &target };
+                device::plan_function(func, symbols.get(&name), &policy, options.flatten_kernel_args)
             })
             .collect();
         remarked = true;

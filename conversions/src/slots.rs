@@ -146,17 +146,23 @@ fn dynamic_range(layout: &DataLayout, gep: melior::ir::OperationRef) -> Option<(
     Some((start, layout.alloc_size(container)))
 }
 
-/// The `llvm.alloca` that `pointer` is, through casts and constant GEPs.
-pub fn root_alloca<'c, 'a>(pointer: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+/// The pointer `pointer` is derived from through `llvm.addrspacecast`s and
+/// `llvm.getelementptr`s (itself when it is neither).
+pub fn pointer_root<'c, 'a>(pointer: Value<'c, 'a>) -> Value<'c, 'a> {
     let mut current = pointer;
-    loop {
-        if crate::kernel::defining_op(current, "llvm.alloca").is_some() {
-            return Some(crate::ir::detached(current));
-        }
-        let op = crate::kernel::defining_op(current, "llvm.addrspacecast")
-            .or_else(|| crate::kernel::defining_op(current, "llvm.getelementptr"))?;
-        current = op.operand_at(0).ok()?;
+    while let Some(base) = crate::kernel::defining_op(current, "llvm.addrspacecast")
+        .or_else(|| crate::kernel::defining_op(current, "llvm.getelementptr"))
+        .and_then(|op| op.operand_at(0).ok())
+    {
+        current = crate::ir::detached(base);
     }
+    current
+}
+
+/// The `llvm.alloca` that `pointer` is, through casts and GEPs.
+pub fn root_alloca<'c, 'a>(pointer: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+    let root = pointer_root(pointer);
+    crate::kernel::defining_op(root, "llvm.alloca").map(|_| root)
 }
 
 /// The loads from `slot` when it is a slot of its own (an alloca, through

@@ -504,8 +504,21 @@ fn covers_every_byte(layout: &DataLayout, leaves: &[crate::abi::classify::Leaf],
     next == size
 }
 
-/// The plan for parameter `index` of `func`. `lower_byval` is
-/// `opt-byval`: without it `byval` pointers are left alone.
+/// What the plan of a device function depends on besides the function.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanPolicy<'p> {
+    /// The data layout sizes and offsets come from.
+    pub layout: &'p DataLayout,
+    /// `flatten-threshold`, `vector-threshold`, `sret-threshold` and
+    /// `flatten-always`.
+    pub thresholds: &'p Thresholds,
+    /// `opt-byval`: without it `byval` pointers are left alone.
+    pub lower_byval: bool,
+    /// The target llc compiles the function for (which vector parts exist).
+    pub target: &'p Target,
+}
+
+/// The plan for parameter `index` of `func` under `policy`.
 ///
 /// Flattening pays only in memory: it lets the caller pass leaves it has in
 /// registers instead of an aggregate in memory. In `.param` traffic, one
@@ -525,12 +538,10 @@ fn covers_every_byte(layout: &DataLayout, leaves: &[crate::abi::classify::Leaf],
 pub fn plan_parameter<'c>(
     func: OperationRef<'c, '_>,
     index: usize,
-    layout: &DataLayout,
-    thresholds: &Thresholds,
-    lower_byval: bool,
-    target: &Target,
+    policy: &PlanPolicy,
     local_linkage: bool,
 ) -> ParamPlan<'c> {
+    let PlanPolicy { layout, thresholds, lower_byval, target } = *policy;
     let param_align = |align: u64| if local_linkage { align.max(16) } else { align };
     let Some(&ty) = parameter_types(func).get(index) else { return ParamPlan::Keep };
     // A kernel's parameters (flattened only with `flatten-kernel-args`) are
@@ -615,39 +626,19 @@ fn flattening_costs_no_traffic(
     }
 }
 
-/// Whether the memory `argument` points at would go if the call passed
-/// the aggregate's value instead of the pointer: the caller's own stack
-/// slot (an `llvm.alloca`), or a `byval` parameter of the caller (which llc
-/// copies to local memory when it is passed on as a pointer).
-fn passes_memory_that_would_go(caller_argument: Value) -> bool {
-    let mut current = caller_argument;
-    loop {
-        if let Some(result) = crate::ir::as_result(current) {
-            let op = result.owner();
-            match op_name(op) {
-                "llvm.alloca" => return true,
-                "llvm.getelementptr" | "llvm.addrspacecast" => {
-                    let Ok(base) = op.operand_at(0) else { return false };
-                    current = base;
-                }
-                _ => return false,
-            }
-        } else {
-            // A block argument: a parameter of the caller when it belongs to
-            // the entry block of an llvm.func.
-            // SAFETY: `current` is a block argument here.
-            let argument = unsafe { mlir_sys::mlirBlockArgumentGetOwner(current.to_raw()) };
-            // SAFETY: the block is alive.
-            let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(argument) };
-            if parent.ptr.is_null() {
-                return false;
-            }
-            // SAFETY: a live operation.
-            let func = unsafe { OperationRef::from_raw(parent) };
-            let index = unsafe { mlir_sys::mlirBlockArgumentGetArgNumber(current.to_raw()) } as usize;
-            return op_name(func) == "llvm.func" && parameter_attribute(func, index, LLVM_BYVAL).is_some();
-        }
+/// Whether the memory the argument `argument` of `call` points at would go
+/// if the call passed the aggregate's value instead of the pointer: the
+/// caller's own stack slot (an `llvm.alloca`), or a `byval` parameter of the
+/// caller (which llc copies to local memory when it is passed on as a
+/// pointer).
+fn passes_memory_that_would_go(call: OperationRef, argument: Value) -> bool {
+    let root = crate::slots::pointer_root(argument);
+    if crate::kernel::defining_op(root, "llvm.alloca").is_some() {
+        return true;
     }
+    crate::kernel::enclosing_function(call)
+        .and_then(|caller| Some((caller, crate::kernel::parameter_index(caller, root)?)))
+        .is_some_and(|(caller, index)| parameter_attribute(caller, index, LLVM_BYVAL).is_some())
 }
 
 /// Plans `func` given every use of its symbol, or `None` when it keeps its
@@ -655,18 +646,15 @@ fn passes_memory_that_would_go(caller_argument: Value) -> bool {
 pub fn plan_function<'c, 'a>(
     func: OperationRef<'c, 'a>,
     uses: Option<&SymbolUses<'c, 'a>>,
-    layout: &DataLayout,
-    thresholds: &Thresholds,
-    lower_byval: bool,
+    policy: &PlanPolicy,
     flatten_kernels: bool,
-    target: &Target,
 ) -> Option<DevicePlan<'c, 'a>> {
     if signature_is_fixed(func, uses, flatten_kernels).is_some() {
         return None;
     }
     let local = crate::abi::signature::function_linkage(func) == crate::abi::Linkage::Local;
     let calls = uses.map(|u| u.calls.clone()).unwrap_or_default();
-    plan_signature(func, calls, layout, thresholds, lower_byval, target, local)
+    plan_signature(func, calls, policy, local)
 }
 
 /// Whether `func`, an externally visible device function, would change
@@ -675,15 +663,12 @@ pub fn plan_function<'c, 'a>(
 pub(super) fn would_change_as_local<'c, 'a>(
     func: OperationRef<'c, 'a>,
     calls: Vec<OperationRef<'c, 'a>>,
-    layout: &DataLayout,
-    thresholds: &Thresholds,
-    lower_byval: bool,
-    target: &Target,
+    policy: &PlanPolicy,
 ) -> bool {
     let uses = SymbolUses { calls, other: false, musttail: false };
     signature_is_fixed_as(func, Some(&uses), false, true).is_none()
         // (The clone that would take the body is internal.)
-        && plan_signature(func, uses.calls, layout, thresholds, lower_byval, target, true).is_some()
+        && plan_signature(func, uses.calls, policy, true).is_some()
 }
 
 /// The plan of a function free to change signature, called at `calls`;
@@ -691,19 +676,17 @@ pub(super) fn would_change_as_local<'c, 'a>(
 fn plan_signature<'c, 'a>(
     func: OperationRef<'c, 'a>,
     calls: Vec<OperationRef<'c, 'a>>,
-    layout: &DataLayout,
-    thresholds: &Thresholds,
-    lower_byval: bool,
-    target: &Target,
+    policy: &PlanPolicy,
     local_linkage: bool,
 ) -> Option<DevicePlan<'c, 'a>> {
+    let PlanPolicy { layout, thresholds, .. } = *policy;
     let params = (0..parameter_types(func).len())
-        .map(|index| match plan_parameter(func, index, layout, thresholds, lower_byval, target, local_linkage) {
+        .map(|index| match plan_parameter(func, index, policy, local_linkage) {
             // By value only where it frees memory at some call site.
             ParamPlan::ByValue { .. }
-                if !calls
-                    .iter()
-                    .any(|call| call_arguments(*call).get(index).is_some_and(|a| passes_memory_that_would_go(*a))) =>
+                if !calls.iter().any(|call| {
+                    call_arguments(*call).get(index).is_some_and(|a| passes_memory_that_would_go(*call, *a))
+                }) =>
             {
                 ParamPlan::Keep
             }
@@ -1174,12 +1157,9 @@ fn rewrite_callee(plan: &DevicePlan) {
                     })
                     .collect();
                 replace_leaf_reads(old, leaves, &leaf_values);
-                for value in leaf_values {
-                    if has_no_uses(value) {
-                        let extract = crate::ir::as_result(value).expect("an extractvalue result").owner();
-                        // SAFETY: the unread leaf's extract has no uses.
-                        unsafe { mlir_sys::mlirOperationDestroy(extract.to_raw()) };
-                    }
+                // The extracts of leaves the callee never reads.
+                for value in leaf_values.into_iter().filter(|v| has_no_uses(*v)) {
+                    crate::ir::erase(crate::ir::as_result(value).expect("an extractvalue result").owner());
                 }
                 // SAFETY: every use of the old parameter is gone.
                 unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };

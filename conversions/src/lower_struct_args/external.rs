@@ -51,7 +51,7 @@ use melior::ir::{
 };
 
 use super::{
-    device::{is_variadic, parameter_types, result_type, would_change_as_local, SymbolUses},
+    device::{is_variadic, parameter_types, result_type, would_change_as_local, PlanPolicy, SymbolUses},
     LowerStructArgsOptions,
 };
 use crate::{
@@ -111,7 +111,8 @@ pub fn split_external_functions<'c, 'a>(
             continue;
         }
         let target = super::device_target(func, options);
-        if !would_change_as_local(func, uses.calls.clone(), layout, thresholds, lower_byval, &target) {
+        let policy = PlanPolicy { layout, thresholds, lower_byval, target: &target };
+        if !would_change_as_local(func, uses.calls.clone(), &policy) {
             continue;
         }
         if !uses.other && !local && whole_program {
