@@ -17,8 +17,6 @@
 //!   passes used ([`ptx_target`]), as `mlir-translate --mlir-to-llvmir | llc
 //!   -mcpu=CHIP -mattr=+ptxNN` would.
 
-use std::ffi::c_void;
-
 use melior::{
     ir::{Module, Operation},
     Context,
@@ -177,24 +175,19 @@ pub fn emit_ptx(module: &Module, target: &Target) -> Result<String, Option<Strin
                 .into(),
         ));
     }
-    unsafe extern "C" fn append(text: mlir_sys::MlirStringRef, user_data: *mut c_void) {
-        // SAFETY: `user_data` is the `String` below and `text` is valid here.
-        unsafe { (*(user_data as *mut String)).push_str(&shim::to_string(text)) };
-    }
     let features = format!("+ptx{}", target.ptx);
-    let mut text = String::new();
-    // SAFETY: the module is alive; the strings and `text` outlive the call.
-    let ok = unsafe {
+    // SAFETY: the module is alive; the strings and the buffer outlive the call.
+    let (text, ok) = shim::collect_text(|append, buffer| unsafe {
         shim::ptxccEmitPTX(
             module.as_operation().to_raw(),
             shim::string_ref(&target.chip),
             shim::string_ref(&features),
             append,
-            (&mut text as *mut String).cast(),
+            buffer,
         )
-    };
+    });
     if ok {
-        Ok(text)
+        Ok(String::from_utf8_lossy(&text).into_owned())
     } else {
         Err(None)
     }

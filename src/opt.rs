@@ -5,8 +5,6 @@
 //! output; everything observable lives here so that it can be tested and
 //! reused.
 
-use std::ffi::c_void;
-
 use melior::{
     ir::{operation::OperationLike, Module, Operation},
     pass::{PassIrPrintingOptions, PassManager},
@@ -303,18 +301,10 @@ fn parse_module<'c>(context: &'c Context, source: &[u8], filename: &str) -> Opti
 /// `generic`), printed by MLIR into one buffer (melior's printer calls back
 /// into Rust once per token). The module has been verified.
 pub fn print_module(module: &Module, generic: bool) -> Vec<u8> {
-    unsafe extern "C" fn append(text: mlir_sys::MlirStringRef, user_data: *mut c_void) {
-        // SAFETY: `user_data` is the `Vec` below and `text` is valid here.
-        unsafe {
-            let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
-            (*(user_data as *mut Vec<u8>)).extend_from_slice(bytes);
-        }
-    }
-    let mut text = Vec::new();
-    // SAFETY: the module is alive; `text` outlives the call.
-    unsafe {
-        shim::ptxccPrintOperation(module.as_operation().to_raw(), generic, append, (&mut text as *mut Vec<u8>).cast())
-    };
+    // SAFETY: the module is alive; the buffer outlives the call.
+    let (mut text, ()) = shim::collect_text(|append, buffer| unsafe {
+        shim::ptxccPrintOperation(module.as_operation().to_raw(), generic, append, buffer)
+    });
     text.push(b'\n');
     text
 }
@@ -322,16 +312,11 @@ pub fn print_module(module: &Module, generic: bool) -> Vec<u8> {
 /// Translates `module` to LLVM IR text; `None` after reporting errors as
 /// diagnostics.
 pub fn translate_to_llvm_ir(module: &Module) -> Option<String> {
-    unsafe extern "C" fn append(text: mlir_sys::MlirStringRef, user_data: *mut c_void) {
-        // SAFETY: `user_data` is the `String` below and `text` is valid here.
-        unsafe { (*(user_data as *mut String)).push_str(&shim::to_string(text)) };
-    }
-    let mut text = String::new();
-    // SAFETY: the module is alive; `text` outlives the call.
-    let ok = unsafe {
-        shim::ptxccTranslateToLLVMIR(module.as_operation().to_raw(), append, (&mut text as *mut String).cast())
-    };
-    ok.then_some(text)
+    // SAFETY: the module is alive; the buffer outlives the call.
+    let (text, ok) = shim::collect_text(|append, buffer| unsafe {
+        shim::ptxccTranslateToLLVMIR(module.as_operation().to_raw(), append, buffer)
+    });
+    ok.then(|| String::from_utf8_lossy(&text).into_owned())
 }
 
 #[cfg(test)]

@@ -66,6 +66,27 @@ unsafe extern "C" {
     ) -> bool;
 }
 
+/// Runs `call` with a [`StringCallback`] and its user data that append every
+/// chunk of text handed to them to one buffer; returns the buffer and what
+/// `call` returned. (The one callback behind printing, translating and PTX
+/// output.)
+pub(crate) fn collect_text<R>(call: impl FnOnce(StringCallback, *mut c_void) -> R) -> (Vec<u8>, R) {
+    unsafe extern "C" fn append(text: MlirStringRef, user_data: *mut c_void) {
+        if text.data.is_null() || text.length == 0 {
+            return;
+        }
+        // SAFETY: `user_data` is the buffer below, alive during `call`, and
+        // `text` points at `length` readable bytes during the callback.
+        unsafe {
+            let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
+            (*(user_data as *mut Vec<u8>)).extend_from_slice(bytes);
+        }
+    }
+    let mut buffer = Vec::new();
+    let result = call(append, (&mut buffer as *mut Vec<u8>).cast());
+    (buffer, result)
+}
+
 /// A Rust string as an `MlirStringRef` (valid while `text` lives).
 pub(crate) fn string_ref(text: &str) -> MlirStringRef {
     MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
