@@ -19,48 +19,30 @@ pub const MAX_NESTING: usize = 1000;
 /// The error is located at the first bracket past the limit.
 pub fn check_nesting(source: &str, limit: usize) -> Result<(), Diagnostic> {
     let bytes = source.as_bytes();
-    let (mut depth, mut line, mut line_start) = (0usize, 1u32, 0usize);
+    let mut depth = 0usize;
     let mut index = 0;
+    // One pass over every byte of the input, before the parser's: the line
+    // and column are worked out only for the error.
     while index < bytes.len() {
         match bytes[index] {
-            b'\n' => {
-                line += 1;
-                line_start = index + 1;
-            }
             b'"' => {
                 // A string literal: skip to its closing quote (escapes
-                // included); a newline inside still counts as a line.
+                // included).
                 index += 1;
                 while index < bytes.len() && bytes[index] != b'"' {
-                    if bytes[index] == b'\\' {
-                        index += 1;
-                    } else if bytes[index] == b'\n' {
-                        line += 1;
-                        line_start = index + 1;
-                    }
-                    index += 1;
+                    index += if bytes[index] == b'\\' { 2 } else { 1 };
                 }
             }
             b'/' if bytes.get(index + 1) == Some(&b'/') => {
-                while index + 1 < bytes.len() && bytes[index + 1] != b'\n' {
-                    index += 1;
-                }
+                // A comment: skip to the end of its line.
+                index = bytes[index..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |end| index + end);
+                continue;
             }
             b'-' if bytes.get(index + 1) == Some(&b'>') => index += 1,
             b'{' | b'(' | b'[' | b'<' => {
                 depth += 1;
                 if depth > limit {
-                    let column = source[line_start..index].chars().count() + 1;
-                    return Err(Diagnostic {
-                        severity: Severity::Error,
-                        file: None,
-                        line: Some(line),
-                        column: u32::try_from(column).ok(),
-                        message: format!(
-                            "the input nests more than {limit} brackets deep (regions, ops and types together); \
-                             ptxcc-opt refuses it rather than overflow the stack"
-                        ),
-                    });
+                    return Err(too_deep(source, index, limit));
                 }
             }
             b'}' | b')' | b']' | b'>' => depth = depth.saturating_sub(1),
@@ -69,6 +51,24 @@ pub fn check_nesting(source: &str, limit: usize) -> Result<(), Diagnostic> {
         index += 1;
     }
     Ok(())
+}
+
+/// The error for the bracket at byte `index` of `source`, past `limit`.
+fn too_deep(source: &str, index: usize, limit: usize) -> Diagnostic {
+    let before = &source.as_bytes()[..index];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let column = source[line_start..index].chars().count() + 1;
+    Diagnostic {
+        severity: Severity::Error,
+        file: None,
+        line: u32::try_from(line).ok(),
+        column: u32::try_from(column).ok(),
+        message: format!(
+            "the input nests more than {limit} brackets deep (regions, ops and types together); \
+             ptxcc-opt refuses it rather than overflow the stack"
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -94,5 +94,11 @@ mod tests {
     fn error_is_at_the_bracket_past_the_limit() {
         let error = check_nesting("module {\n  \"x\" ({\n  ({})\n", 3).unwrap_err();
         assert_eq!((error.line, error.column), (Some(3), Some(3)));
+    }
+
+    #[test]
+    fn error_lines_count_comments_and_strings() {
+        let error = check_nesting("// ((\n\"a\nb\" (\n é(", 1).unwrap_err();
+        assert_eq!((error.line, error.column), (Some(4), Some(3)));
     }
 }

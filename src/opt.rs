@@ -92,15 +92,67 @@ pub struct OptOutcome {
     pub messages: String,
     /// Whether the run succeeded (exit status 0).
     pub success: bool,
+    /// The first error writing the output to the writer given to
+    /// [`process_into`] or [`process_input_into`] (the rest of the output
+    /// was dropped).
+    pub write_error: Option<std::io::Error>,
+}
+
+/// The output of a run as it is written: the pieces that succeed, with
+/// [`SPLIT_MARKER`] lines between them, to one writer.
+struct Output<'w> {
+    sink: &'w mut dyn std::io::Write,
+    pieces: usize,
+    error: Option<std::io::Error>,
+}
+
+impl<'w> Output<'w> {
+    fn new(sink: &'w mut dyn std::io::Write) -> Self {
+        Self { sink, pieces: 0, error: None }
+    }
+
+    /// Starts the output of one more piece (after a marker line when
+    /// another came before it).
+    fn begin_piece(&mut self) {
+        if self.pieces > 0 {
+            self.write(format!("{SPLIT_MARKER}\n").as_bytes());
+        }
+        self.pieces += 1;
+    }
+
+    /// Writes one whole piece.
+    fn piece(&mut self, bytes: &[u8]) {
+        self.begin_piece();
+        self.write(bytes);
+    }
+
+    /// Writes `bytes`, unless an earlier write failed.
+    fn write(&mut self, bytes: &[u8]) {
+        if self.error.is_none() {
+            self.error = self.sink.write_all(bytes).err();
+        }
+    }
 }
 
 /// Processes `input` (MLIR text or bytecode, or LLVM IR text or bitcode:
 /// see [`input_kind`]), read from `filename` (`<stdin>` for standard input).
 /// MLIR text must be UTF-8 (the driver reports where it is not).
 pub fn process_input(config: &OptConfig, input: &[u8], filename: &str) -> OptOutcome {
+    with_buffer(|sink| process_input_into(config, input, filename, sink))
+}
+
+/// [`process_input`], writing the output to `sink` as it is printed (the
+/// outcome's `output` stays empty): a large module's text is never held in
+/// memory beside the module.
+pub fn process_input_into(
+    config: &OptConfig,
+    input: &[u8],
+    filename: &str,
+    sink: &mut dyn std::io::Write,
+) -> OptOutcome {
     let kind = input_kind(config.input_format, input, filename);
     if kind == InputKind::MlirText {
-        return process(config, &String::from_utf8_lossy(input), filename);
+        return process_into(config, &String::from_utf8_lossy(input), filename, sink);
     }
     register_passes();
     if config.split_input_file || config.verify_diagnostics {
@@ -110,8 +162,9 @@ pub fn process_input(config: &OptConfig, input: &[u8], filename: &str) -> OptOut
         };
         return OptOutcome { messages: render(&plain_error(message.into()), filename, None), ..OptOutcome::default() };
     }
-    let (output, diagnostics, ok) = process_piece(config, kind, input, filename);
-    let mut outcome = OptOutcome { output: output.unwrap_or_default(), success: ok, ..OptOutcome::default() };
+    let mut output = Output::new(sink);
+    let (diagnostics, ok) = process_piece(config, kind, input, filename, &mut output);
+    let mut outcome = OptOutcome { success: ok, write_error: output.error, ..OptOutcome::default() };
     // LLVM IR text: show the line a parse error points at.
     let text = (kind == InputKind::Llvm).then(|| std::str::from_utf8(input).ok()).flatten();
     for diagnostic in &diagnostics {
@@ -120,9 +173,24 @@ pub fn process_input(config: &OptConfig, input: &[u8], filename: &str) -> OptOut
     outcome
 }
 
+/// Runs `process` with a buffer for its output, which becomes the outcome's
+/// `output`.
+fn with_buffer(process: impl FnOnce(&mut dyn std::io::Write) -> OptOutcome) -> OptOutcome {
+    let mut buffer = Vec::new();
+    let mut outcome = process(&mut buffer);
+    outcome.output = buffer;
+    outcome
+}
+
 /// Processes `source` (MLIR text), read from `filename` (`<stdin>` for
 /// standard input).
 pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
+    with_buffer(|sink| process_into(config, source, filename, sink))
+}
+
+/// [`process`], writing the output to `sink` as it is printed (see
+/// [`process_input_into`]).
+pub fn process_into(config: &OptConfig, source: &str, filename: &str, sink: &mut dyn std::io::Write) -> OptOutcome {
     register_passes();
     let mut outcome = OptOutcome { success: true, ..OptOutcome::default() };
     let mut all_diagnostics = Vec::new();
@@ -132,15 +200,12 @@ pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
     } else {
         vec![std::borrow::Cow::Borrowed(source)]
     };
-    let mut outputs = Vec::new();
+    let mut output = Output::new(sink);
     for piece in &pieces {
-        let (output, diagnostics, ok) = match check_nesting(piece, MAX_NESTING) {
-            Ok(()) => process_piece(config, InputKind::MlirText, piece.as_bytes(), filename),
-            Err(error) => (None, vec![Diagnostic { file: Some(filename.to_string()), ..error }], false),
+        let (diagnostics, ok) = match check_nesting(piece, MAX_NESTING) {
+            Ok(()) => process_piece(config, InputKind::MlirText, piece.as_bytes(), filename, &mut output),
+            Err(error) => (vec![Diagnostic { file: Some(filename.to_string()), ..error }], false),
         };
-        if let Some(output) = output {
-            outputs.push(output);
-        }
         if config.verify_diagnostics {
             all_diagnostics.extend(diagnostics);
         } else {
@@ -150,12 +215,7 @@ pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
             outcome.success &= ok;
         }
     }
-    // One piece (the usual case) moves; only pieces are joined (a copy).
-    outcome.output = if outputs.len() == 1 {
-        outputs.pop().unwrap_or_default()
-    } else {
-        outputs.join(format!("{SPLIT_MARKER}\n").as_bytes())
-    };
+    outcome.write_error = output.error;
     if config.verify_diagnostics {
         for mismatch in verify_diagnostics::verify(source, &all_diagnostics) {
             outcome.messages.push_str(&verify_diagnostics::render(filename, &mismatch));
@@ -185,35 +245,36 @@ pub fn split_input(source: &str) -> Vec<String> {
     pieces
 }
 
-/// Parses, verifies, transforms and prints one piece. Returns the printed
-/// result (when everything succeeded), the diagnostics and success.
+/// Parses, verifies, transforms and prints one piece to `output` (when
+/// everything succeeded). Returns the diagnostics and success.
 fn process_piece(
     config: &OptConfig,
     kind: InputKind,
     source: &[u8],
     filename: &str,
-) -> (Option<Vec<u8>>, Vec<Diagnostic>, bool) {
+    output: &mut Output,
+) -> (Vec<Diagnostic>, bool) {
     let context = match create_context() {
         Ok(context) => context,
-        Err(error) => return (None, vec![plain_error(error.to_string())], false),
+        Err(error) => return (vec![plain_error(error.to_string())], false),
     };
     context.set_allow_unregistered_dialects(config.allow_unregistered_dialect);
     // SAFETY: the context is alive.
     unsafe { shim::ptxccContextSetPrintOpOnDiagnostic(context.to_raw(), !config.verify_diagnostics) };
     let collector = DiagnosticCollector::attach(&context);
-    let result = transform(config, &context, kind, source, filename);
+    let result = transform(config, &context, kind, source, filename, output);
     let mut diagnostics = collector.take();
     if config.leak_ir {
         std::mem::forget(collector);
         std::mem::forget(context);
     }
     match result {
-        Ok(output) => (Some(output), diagnostics, true),
+        Ok(()) => (diagnostics, true),
         Err(message) => {
             if let Some(message) = message {
                 diagnostics.push(plain_error(message));
             }
-            (None, diagnostics, false)
+            (diagnostics, false)
         }
     }
 }
@@ -222,15 +283,17 @@ fn plain_error(message: String) -> Diagnostic {
     Diagnostic { severity: Severity::Error, file: None, line: None, column: None, message }
 }
 
-/// The work on one piece. `Err(None)`: the problem was reported as a
-/// diagnostic; `Err(Some(message))`: a problem without a location.
+/// The work on one piece, printed to `output`. `Err(None)`: the problem was
+/// reported as a diagnostic; `Err(Some(message))`: a problem without a
+/// location.
 fn transform(
     config: &OptConfig,
     context: &Context,
     kind: InputKind,
     source: &[u8],
     filename: &str,
-) -> Result<Vec<u8>, Option<String>> {
+    output: &mut Output,
+) -> Result<(), Option<String>> {
     let mut module = match kind {
         InputKind::Llvm => import_llvm_ir(context, source, filename).ok_or(None)?,
         InputKind::MlirText | InputKind::MlirBytecode => parse_module(context, source, filename).ok_or(None)?,
@@ -268,19 +331,27 @@ fn transform(
             return Err(None);
         }
     }
-    let output = match config.emit {
-        Emit::Mlir => Ok(print_module(&module, config.print_generic)),
-        Emit::Llvm => translate_to_llvm_ir(&module).map(String::into_bytes).ok_or(None),
-        Emit::Bytecode => Ok(module.as_operation().write_bytecode()),
-        Emit::Ptx => {
-            let target = ptx_target(&module, config.pipeline.as_deref()).map_err(Some)?;
-            emit_ptx(&module, &target).map(String::into_bytes)
+    let result = match config.emit {
+        // Printed straight to the output: a module's text can be as large
+        // as the module.
+        Emit::Mlir => {
+            output.begin_piece();
+            if output.error.is_none() {
+                output.error = write_module(&module, config.print_generic, &mut *output.sink).err();
+            }
+            Ok(())
         }
+        Emit::Llvm => translate_to_llvm_ir(&module).map(String::into_bytes).ok_or(None).map(|text| output.piece(&text)),
+        Emit::Bytecode => Ok(output.piece(&module.as_operation().write_bytecode())),
+        Emit::Ptx => ptx_target(&module, config.pipeline.as_deref())
+            .map_err(Some)
+            .and_then(|target| emit_ptx(&module, &target))
+            .map(|text| output.piece(text.as_bytes())),
     };
     if config.leak_ir {
         std::mem::forget(module);
     }
-    output
+    result
 }
 
 /// Parses MLIR text or bytecode into a module; `None` after reporting the
@@ -298,15 +369,23 @@ fn parse_module<'c>(context: &'c Context, source: &[u8], filename: &str) -> Opti
 }
 
 /// `module` as MLIR text with a final newline (generic op form with
-/// `generic`), printed by MLIR into one buffer (melior's printer calls back
-/// into Rust once per token). The module has been verified.
+/// `generic`). The module has been verified.
 pub fn print_module(module: &Module, generic: bool) -> Vec<u8> {
-    // SAFETY: the module is alive; the buffer outlives the call.
-    let (mut text, ()) = shim::collect_text(|append, buffer| unsafe {
-        shim::ptxccPrintOperation(module.as_operation().to_raw(), generic, append, buffer)
-    });
-    text.push(b'\n');
+    let mut text = Vec::new();
+    // (Writing to a `Vec` cannot fail.)
+    let _ = write_module(module, generic, &mut text);
     text
+}
+
+/// [`print_module`] into `sink`, as MLIR prints it (in chunks of 64 KiB:
+/// melior's printer calls back into Rust once per token).
+pub fn write_module(module: &Module, generic: bool, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    // SAFETY: the module is alive; the stream outlives the call.
+    let (written, ()) = shim::write_text(sink, |write, stream| unsafe {
+        shim::ptxccPrintOperation(module.as_operation().to_raw(), generic, write, stream)
+    });
+    written?;
+    sink.write_all(b"\n")
 }
 
 /// Translates `module` to LLVM IR text; `None` after reporting errors as

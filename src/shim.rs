@@ -66,24 +66,42 @@ unsafe extern "C" {
     ) -> bool;
 }
 
-/// Runs `call` with a [`StringCallback`] and its user data that append every
-/// chunk of text handed to them to one buffer; returns the buffer and what
-/// `call` returned. (The one callback behind printing, translating and PTX
-/// output.)
-pub(crate) fn collect_text<R>(call: impl FnOnce(StringCallback, *mut c_void) -> R) -> (Vec<u8>, R) {
-    unsafe extern "C" fn append(text: MlirStringRef, user_data: *mut c_void) {
+/// Runs `call` with a [`StringCallback`] and its user data that write every
+/// chunk of text handed to them to `sink`; returns the first write error
+/// (the chunks after it are dropped) and what `call` returned. (The one
+/// callback behind printing, translating and PTX output.)
+pub(crate) fn write_text<R>(
+    sink: &mut dyn std::io::Write,
+    call: impl FnOnce(StringCallback, *mut c_void) -> R,
+) -> (std::io::Result<()>, R) {
+    struct Stream<'w> {
+        sink: &'w mut dyn std::io::Write,
+        error: Option<std::io::Error>,
+    }
+    unsafe extern "C" fn write(text: MlirStringRef, user_data: *mut c_void) {
         if text.data.is_null() || text.length == 0 {
             return;
         }
-        // SAFETY: `user_data` is the buffer below, alive during `call`, and
+        // SAFETY: `user_data` is the stream below, alive during `call`, and
         // `text` points at `length` readable bytes during the callback.
         unsafe {
-            let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
-            (*(user_data as *mut Vec<u8>)).extend_from_slice(bytes);
+            let stream = &mut *(user_data as *mut Stream);
+            if stream.error.is_none() {
+                let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
+                stream.error = stream.sink.write_all(bytes).err();
+            }
         }
     }
+    let mut stream = Stream { sink, error: None };
+    let result = call(write, (&mut stream as *mut Stream).cast());
+    (stream.error.map_or(Ok(()), Err), result)
+}
+
+/// [`write_text`] into one buffer, returned with what `call` returned.
+pub(crate) fn collect_text<R>(call: impl FnOnce(StringCallback, *mut c_void) -> R) -> (Vec<u8>, R) {
     let mut buffer = Vec::new();
-    let result = call(append, (&mut buffer as *mut Vec<u8>).cast());
+    // (Writing to a `Vec` cannot fail.)
+    let (_, result) = write_text(&mut buffer, call);
     (buffer, result)
 }
 

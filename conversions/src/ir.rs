@@ -133,6 +133,15 @@ pub fn op_name<'c>(op: OperationRef<'c, '_>) -> &'c str {
     std::str::from_utf8(bytes).unwrap_or_default()
 }
 
+/// Sets the attribute `name` of `op` (inherent or discardable).
+pub fn set_attribute(op: OperationRef, name: &str, value: Attribute) {
+    // SAFETY: `op` is live and `value` belongs to its context; setting an
+    // attribute invalidates nothing.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw(), value.to_raw())
+    };
+}
+
 /// The integer value of an integer attribute `name` of `op`.
 pub fn integer_attribute(op: OperationRef, name: &str) -> Option<i64> {
     op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value())

@@ -160,14 +160,7 @@ pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, nam
         dictionaries.push(dictionary(&context, &entries));
     }
     let array = ArrayAttribute::new(&context, &dictionaries);
-    // SAFETY: `arg_attrs` is an inherent attribute of llvm.func.
-    unsafe {
-        mlir_sys::mlirOperationSetInherentAttributeByName(
-            func.to_raw(),
-            melior::StringRef::new("arg_attrs").to_raw(),
-            array.to_raw(),
-        );
-    }
+    crate::ir::set_attribute(func, "arg_attrs", array.into());
 }
 
 /// Marks `func` as a kernel with the `nvvm.kernel` unit attribute.

@@ -39,6 +39,7 @@ pub mod device;
 pub mod external;
 pub mod readonly;
 pub mod rewrite;
+pub mod symbols;
 
 use crate::ir::{BlockExt, OperationExt};
 use melior::{
@@ -65,7 +66,8 @@ use crate::{
     ir::{body_ops, module_functions, op_name},
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
     options::{
-        parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions, TargetOptions,
+        parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions, TargetCache,
+        TargetOptions,
     },
     pass::{PassId, PtxccPass},
 };
@@ -290,7 +292,8 @@ fn lower_module(
         );
     }
     let layout = DataLayout::default();
-    lower_device_functions(module, options, &layout);
+    let mut targets = TargetCache::default();
+    lower_device_functions(module, options, &layout, &mut targets);
     // After the device functions: the kernels' calls now pass what the
     // callees' new signatures ask for, and callee bodies are final. One
     // analysis (and its cache) serves the device check and the kernels.
@@ -298,12 +301,12 @@ fn lower_module(
     let (mut failed, mut problems) = check_device_byval(module, options, &layout, &mut readonly);
     let mut summary = Vec::new();
     for func in module_functions(module) {
-        let has_body = func.region_at(0).ok().and_then(|r| r.first_block()).is_some();
+        let has_body = crate::kernel::has_body(func);
         if !is_kernel(func) || !has_body {
             continue;
         }
         let mut errors: Vec<(melior::ir::Location, String)> = Vec::new();
-        let target = match options.target.target_of(func) {
+        let target = match options.target.target_of_cached(func, &mut targets) {
             Ok(target) => target,
             Err(error) => {
                 emit_error(func.location(), &error.to_string());
@@ -393,7 +396,12 @@ impl LowerStructArgsOptions {
 /// Flattens the parameters and `sret`-converts the results of the device
 /// functions whose calls are all visible, with their call sites
 /// ([`device`]).
-fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions, layout: &DataLayout) {
+fn lower_device_functions<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+    options: &LowerStructArgsOptions,
+    layout: &DataLayout,
+    targets: &mut TargetCache,
+) {
     let thresholds = options.thresholds();
     // Externally visible functions the module calls: an internal clone for
     // the module's calls (or, for a whole program, internal linkage), which
@@ -401,48 +409,78 @@ fn lower_device_functions(module: OperationRef, options: &LowerStructArgsOptions
     // One walk of the module's symbol uses serves the split and, when the
     // split changed nothing, the first round too (each walk is ~3% of a
     // pipeline run on large modules).
-    let symbols = device::symbol_uses(module);
-    let split = external::split_external_functions(module, &symbols, layout, &thresholds, options);
-    let mut still_valid = (split == 0).then_some(symbols);
-    let mut remarked = false;
+    let mut symbols = symbols::symbol_uses(module);
+    let split = external::split_external_functions(module, &symbols, layout, &thresholds, options, targets);
+    if split > 0 {
+        symbols = symbols::symbol_uses(module);
+    }
+    // Calls are rebuilt where they are: who calls whom stays as it is.
+    let graph = symbols::CallGraph::new(&symbols);
+    // The functions to plan in this round: all of them in the first, then
+    // those the last round's rewrites can have changed the plan of.
+    let mut to_plan: Option<std::collections::HashSet<String>> = None;
     // Rounds until nothing changes: rewriting one function's call sites can
     // make its callers' parameters plain leaf reads (a struct forwarded to
     // a flattened callee is read leaf by leaf), which the next round
     // flattens in turn.
     for _ in 0..MAX_ROUNDS {
-        let symbols = still_valid.take().unwrap_or_else(|| device::symbol_uses(module));
-        let plans: Vec<_> = module_functions(module)
-            .into_iter()
-            .filter_map(|func| {
-                let name = crate::abi::signature::function_name(func);
-                let has_body = func.region_at(0).ok().and_then(|r| r.first_block()).is_some();
-                if !remarked && has_body && !is_kernel(func) && device::is_variadic(func) {
-                    emit_remark(
-                        func.location(),
-                        &format!(
-                            "lower-struct-args leaves the variadic function '@{name}' as it is: its fixed parameters keep their form, and llc passes the variadic arguments in one .param buffer"
-                        ),
-                    );
-                }
-                let target = device_target(func, options);
-                let policy =
-                    device::PlanPolicy { layout, thresholds: &thresholds, lower_byval: options.opt_byval, target: &target };
-                device::plan_function(func, symbols.get(&name), &policy, options.flatten_kernel_args)
-            })
-            .collect();
-        remarked = true;
+        let first_round = to_plan.is_none();
+        let mut plan = |func: OperationRef<'c, 'a>, name: &str| {
+            if first_round && crate::kernel::has_body(func) && !is_kernel(func) && device::is_variadic(func) {
+                emit_remark(
+                    func.location(),
+                    &format!(
+                        "lower-struct-args leaves the variadic function '@{name}' as it is: its fixed parameters keep their form, and llc passes the variadic arguments in one .param buffer"
+                    ),
+                );
+            }
+            let target = device_target(func, options, targets);
+            let policy =
+                device::PlanPolicy { layout, thresholds: &thresholds, lower_byval: options.opt_byval, target: &target };
+            device::plan_function(func, symbols.get(name), &policy, options.flatten_kernel_args)
+        };
+        let mut plans = Vec::new();
+        for func in module_functions(module) {
+            let name = crate::abi::signature::function_name(func);
+            if to_plan.as_ref().is_some_and(|names| !names.contains(&name)) {
+                // Its plan is what it was in the last round: none.
+                debug_assert!(
+                    plan(func, &name).is_none(),
+                    "'@{name}' would change after a round that did not touch it"
+                );
+                continue;
+            }
+            if let Some(found) = plan(func, &name) {
+                plans.push((name, found));
+            }
+        }
         if plans.is_empty() {
             break;
         }
-        device::rewrite_functions(&plans);
+        let (names, plans): (Vec<String>, Vec<_>) = plans.into_iter().unzip();
+        let new_calls = device::rewrite_functions(&plans);
+        for (name, calls) in names.iter().zip(new_calls) {
+            if let Some(uses) = symbols.get_mut(name) {
+                uses.calls = calls;
+            }
+        }
+        to_plan = Some(graph.affected_by(names.iter().map(String::as_str)));
     }
+    debug_assert!(
+        symbols::same_uses(&symbols, &symbols::symbol_uses(module)),
+        "the symbol uses kept through the rounds are those of the module"
+    );
 }
 
 /// The target a device function's parameters are decided for: its own (or
 /// the options'), else the default chip (a bad `chip` option was reported
 /// when the pass started).
-pub(crate) fn device_target(func: OperationRef, options: &LowerStructArgsOptions) -> crate::abi::target::Target {
-    options.target.target_of(func).unwrap_or_else(|_| {
+pub(crate) fn device_target(
+    func: OperationRef,
+    options: &LowerStructArgsOptions,
+    cache: &mut TargetCache,
+) -> crate::abi::target::Target {
+    options.target.target_of_cached(func, cache).unwrap_or_else(|_| {
         crate::abi::target::Target::new(crate::options::DEFAULT_CHIP, None).expect("the default chip is known")
     })
 }
@@ -461,8 +499,10 @@ fn check_device_byval<'c, 'a>(
     }
     let (mut failed, mut problems) = (0, 0);
     for func in module_functions(module) {
-        let has_body = func.region_at(0).ok().and_then(|r| r.first_block()).is_some();
-        if is_kernel(func) || !has_body {
+        let has_body = crate::kernel::has_body(func);
+        // (The signature is worked out only for a function with a `byval`
+        // parameter: most have none.)
+        if is_kernel(func) || !has_body || !has_byval_parameter(func) {
             continue;
         }
         let signature = function_signature(func, false);
@@ -487,6 +527,11 @@ fn check_device_byval<'c, 'a>(
 /// Most rounds of device-function lowering (each may enable the next one
 /// level up a chain of calls that forward a struct).
 const MAX_ROUNDS: usize = 8;
+
+/// Whether some parameter of `func` is `byval`.
+fn has_byval_parameter(func: OperationRef) -> bool {
+    (0..crate::kernel::parameter_count(func)).any(|index| parameter_attribute(func, index, LLVM_BYVAL).is_some())
+}
 
 /// The `byval` parameters of `func` that are generic pointers (anything
 /// else is not the kernel-parameter byval of the PTX ABI and is left as it

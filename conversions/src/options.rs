@@ -7,7 +7,9 @@
 //! defaults (what `ptxcc-opt --help` prints) and parses the text between the
 //! braces.
 
-use melior::ir::OperationRef;
+use std::collections::HashMap;
+
+use melior::ir::{attribute::AttributeLike, operation::OperationLike, OperationRef};
 
 use crate::abi::{signature::function_target, AbiError, Target};
 
@@ -143,6 +145,21 @@ impl TargetOptions {
         })
     }
 
+    /// [`TargetOptions::target_of`], worked out once per distinct source
+    /// in `cache`.
+    pub fn target_of_cached(&self, func: OperationRef, cache: &mut TargetCache) -> Result<Target, AbiError> {
+        let raw = |name: &str| func.attribute(name).map_or(0, |a| a.to_raw().ptr as usize);
+        let (cpu, features) = (raw("target_cpu"), raw("target_features"));
+        // A function with neither takes the targets of the `gpu.module`
+        // around it, if any.
+        let scope = if cpu == 0 && features == 0 {
+            func.parent_operation().map_or(0, |parent| parent.to_raw().ptr as usize)
+        } else {
+            0
+        };
+        cache.known.entry([cpu, features, scope]).or_insert_with(|| self.target_of(func)).clone()
+    }
+
     /// The target of `func` under these options (the options first, then
     /// its own `target_cpu` and `target_features`).
     pub fn target_of(&self, func: OperationRef) -> Result<Target, AbiError> {
@@ -152,6 +169,18 @@ impl TargetOptions {
             (self.ptx != 0).then_some(self.ptx),
         )
     }
+}
+
+/// Targets already worked out during one pass run, by what they come from:
+/// a function's `target_cpu` and `target_features` attributes, or the op
+/// around it when it has neither (a `gpu.module`'s targets). Attributes are
+/// uniqued and live as long as their context, so a key stays true for the
+/// run; reading `target_features` prints it (the C API has no accessor),
+/// which a module of thousands of functions otherwise does thousands of
+/// times per pass.
+#[derive(Debug, Default)]
+pub struct TargetCache {
+    known: HashMap<[usize; 3], Result<Target, AbiError>>,
 }
 
 /// Whether LLVM's optimizer runs on ptxcc's output before `llc`: the

@@ -41,8 +41,17 @@ pub struct VerifyError {
 /// the result says how many there were.
 pub fn verify(root: OperationRef) -> Result<(), VerifyError> {
     let mut count = 0;
+    // Op names are uniqued identifiers: each is looked up in the table once
+    // (a module holds a handful of names and millions of ops).
+    let mut known: std::collections::HashMap<*const std::ffi::c_void, Option<&'static OpInfo>> =
+        std::collections::HashMap::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        count += verify_op(op);
+        // SAFETY: the name of a live op.
+        let identifier = unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) };
+        let info = *known.entry(identifier.ptr).or_insert_with(|| op_info(op));
+        if let Some(info) = info {
+            count += report(op, info);
+        }
         WalkResult::Advance
     });
     if count == 0 {
@@ -56,8 +65,17 @@ pub fn verify(root: OperationRef) -> Result<(), VerifyError> {
 /// for each problem and returns how many there were; 0 for ops of other
 /// dialects. For passes that already walk the IR and check ops on the way.
 pub fn verify_op(op: OperationRef) -> usize {
-    let name = op.name();
-    let Some(info) = OpInfo::find(name.as_string_ref().as_str().unwrap_or_default()) else { return 0 };
+    op_info(op).map_or(0, |info| report(op, info))
+}
+
+/// The table entry of `op`, when it is a ptxcc op.
+fn op_info(op: OperationRef) -> Option<&'static OpInfo> {
+    OpInfo::find(op.name().as_string_ref().as_str().unwrap_or_default())
+}
+
+/// Checks `op`, the ptxcc op `info`, and emits an error for each problem;
+/// returns how many there were.
+fn report(op: OperationRef, info: &OpInfo) -> usize {
     let problems = problems(op, info);
     for message in &problems {
         emit_error(op.location(), &format!("'{}' op {message}", info.full_name));

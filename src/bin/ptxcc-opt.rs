@@ -14,7 +14,7 @@ use std::{
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use ptxcc::{
     llvm::{exit_on_llvm_fatal_error, input_kind, InputFormat, InputKind},
-    opt::{process, process_input, Emit, OptConfig},
+    opt::{process_input_into, process_into, Emit, OptConfig},
     registry::{PASSES, UPSTREAM_PASSES},
 };
 
@@ -199,19 +199,96 @@ fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
     })
 }
 
-/// Writes `text` to `path`. A regular file (or a path that does not exist
-/// yet) is written through a temporary file in the same directory and a
-/// rename, so that readers never see a partial file; the replaced file's
-/// permissions are kept. Anything else (a device such as `/dev/null` or
-/// `/dev/full`, a FIFO, a symbolic link) is opened and written in place: a
-/// rename would replace the device node or the link with a regular file.
-/// Every write error is reported, the last flush included.
-fn write_output(path: &Path, text: &[u8]) -> io::Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(metadata) if metadata.file_type().is_file() => write_atomically(path, text, Some(metadata.permissions())),
-        Ok(_) => write_in_place(path, text),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => write_atomically(path, text, None),
-        Err(error) => Err(error),
+/// Where the output goes.
+enum Destination {
+    /// Standard output (`-o -` or no `-o`), written once the run is over.
+    Stdout,
+    /// A regular file, or a path that does not exist yet: written as it is
+    /// printed to a temporary file beside it, renamed over it when the run
+    /// succeeds (readers never see a partial file, and a failed run leaves
+    /// it as it was).
+    Replace(AtomicFile),
+    /// Anything else (a device such as `/dev/null` or `/dev/full`, a FIFO, a
+    /// symbolic link), opened and written in place once the run succeeded:
+    /// a rename would replace the device node or the link with a regular
+    /// file.
+    InPlace(PathBuf),
+}
+
+impl Destination {
+    /// The destination `-o` names (`None` or `-`: standard output).
+    fn new(output: Option<&str>) -> io::Result<Self> {
+        let Some(path) = output.filter(|path| *path != "-").map(PathBuf::from) else { return Ok(Self::Stdout) };
+        match fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.file_type().is_file() => {
+                Ok(Self::Replace(AtomicFile::new(path, Some(metadata.permissions()))))
+            }
+            Ok(_) => Ok(Self::InPlace(path)),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Self::Replace(AtomicFile::new(path, None))),
+            Err(error) => Err(error),
+        }
+    }
+}
+
+/// A file written through a temporary file in the same directory and a
+/// rename. The temporary is created at the first write, and removed unless
+/// [`AtomicFile::commit`] renames it.
+struct AtomicFile {
+    path: PathBuf,
+    temporary: PathBuf,
+    /// The permissions of the file it replaces.
+    permissions: Option<fs::Permissions>,
+    file: Option<io::BufWriter<fs::File>>,
+}
+
+impl AtomicFile {
+    fn new(path: PathBuf, permissions: Option<fs::Permissions>) -> Self {
+        let directory = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+        let temporary = directory.join(format!(".{file_name}.ptxcc-opt-{}.tmp", std::process::id()));
+        Self { path, temporary, permissions, file: None }
+    }
+
+    /// The temporary file, created on first use.
+    fn file(&mut self) -> io::Result<&mut io::BufWriter<fs::File>> {
+        if self.file.is_none() {
+            // A temporary left by a crashed run with the same process id.
+            let _ = fs::remove_file(&self.temporary);
+            let file = fs::OpenOptions::new().write(true).create_new(true).open(&self.temporary)?;
+            self.file = Some(io::BufWriter::with_capacity(1 << 16, file));
+        }
+        Ok(self.file.as_mut().expect("just opened"))
+    }
+
+    /// Flushes what was written (creating the file when nothing was),
+    /// gives it the replaced file's permissions and renames it over the
+    /// target. Every write error is reported, the last flush included.
+    fn commit(mut self) -> io::Result<()> {
+        self.file()?.flush()?;
+        if let Some(permissions) = self.permissions.take() {
+            fs::set_permissions(&self.temporary, permissions)?;
+        }
+        fs::rename(&self.temporary, &self.path)?;
+        self.file = None;
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.file()?.write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file()?.flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.temporary);
+        }
     }
 }
 
@@ -220,28 +297,6 @@ fn write_in_place(path: &Path, text: &[u8]) -> io::Result<()> {
     let mut file = fs::OpenOptions::new().write(true).truncate(true).open(path)?;
     file.write_all(text)?;
     file.flush()
-}
-
-/// Writes `text` to a temporary file beside `path` and renames it over
-/// `path`, giving it `permissions` (those of the file it replaces).
-fn write_atomically(path: &Path, text: &[u8], permissions: Option<fs::Permissions>) -> io::Result<()> {
-    let directory = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let temporary: PathBuf = directory.join(format!(".{file_name}.ptxcc-opt-{}.tmp", std::process::id()));
-    // A temporary left by a crashed run with the same process id.
-    let _ = fs::remove_file(&temporary);
-    let result = (|| {
-        let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&temporary)?;
-        file.write_all(text)?;
-        if let Some(permissions) = permissions {
-            fs::set_permissions(&temporary, permissions)?;
-        }
-        fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    result
 }
 
 /// Writes `text` to standard output. A reader that went away (`| head`) ends
@@ -298,17 +353,31 @@ fn run() -> Result<bool, String> {
     let input = matches.get_one::<String>("input").map(String::as_str).unwrap_or("-");
     let (bytes, name) = read_input(input)?;
     exit_on_llvm_fatal_error(&name);
+    let output = matches.get_one::<String>("output").map(String::as_str);
+    let cannot_write =
+        |error: &io::Error| format!("error: cannot write '{}': {}", output.unwrap_or("-"), io_reason(error));
+    let mut destination = Destination::new(output).map_err(|e| cannot_write(&e))?;
+    let mut buffer = Vec::new();
+    let sink: &mut dyn Write = match &mut destination {
+        Destination::Replace(file) => file,
+        Destination::Stdout | Destination::InPlace(_) => &mut buffer,
+    };
     let outcome = match input_kind(config.input_format, &bytes, &name) {
-        InputKind::MlirText => process(&config, &decode(bytes, &name)?, &name),
-        InputKind::MlirBytecode | InputKind::Llvm => process_input(&config, &bytes, &name),
+        InputKind::MlirText => process_into(&config, &decode(bytes, &name)?, &name, sink),
+        InputKind::MlirBytecode | InputKind::Llvm => process_input_into(&config, &bytes, &name, sink),
     };
     eprint!("{}", outcome.messages);
-    let written = match matches.get_one::<String>("output").map(String::as_str) {
-        Some("-") | None => write_stdout(&outcome.output)?,
-        Some(path) if outcome.success => write_output(Path::new(path), &outcome.output)
-            .map(|()| true)
-            .map_err(|e| format!("error: cannot write '{path}': {}", io_reason(&e)))?,
-        Some(_) => true,
+    if let Some(error) = &outcome.write_error {
+        return Err(cannot_write(error));
+    }
+    let written = match destination {
+        Destination::Stdout => write_stdout(&buffer)?,
+        Destination::Replace(file) if outcome.success => file.commit().map(|()| true).map_err(|e| cannot_write(&e))?,
+        Destination::InPlace(path) if outcome.success => {
+            write_in_place(&path, &buffer).map(|()| true).map_err(|e| cannot_write(&e))?
+        }
+        // A failed run leaves the file as it was (the temporary goes).
+        Destination::Replace(_) | Destination::InPlace(_) => true,
     };
     Ok(outcome.success && written)
 }

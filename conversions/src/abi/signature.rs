@@ -4,7 +4,7 @@ use crate::ir::OperationExt;
 use std::collections::{HashMap, HashSet};
 
 use melior::ir::{
-    attribute::{ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+    attribute::{ArrayAttribute, AttributeLike, IntegerAttribute, StringAttribute, TypeAttribute},
     operation::OperationLike,
     OperationRef, RegionLike, Type, TypeLike, ValueLike,
 };
@@ -139,7 +139,9 @@ fn has_passthrough(func: OperationRef, name: &str) -> bool {
     };
     (0..array.len())
         .filter_map(|i| array.element(i).ok())
-        .any(|element| StringAttribute::try_from(element).map(|s| s.value() == name).unwrap_or(false))
+        // (`try_from` prints the attribute into its error: the key-value
+        // pairs would be printed on every call.)
+        .any(|element| element.is_string() && StringAttribute::try_from(element).is_ok_and(|s| s.value() == name))
 }
 
 /// Whether the `!llvm.func` type `ty` is variadic. The C API has no

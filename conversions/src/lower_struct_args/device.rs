@@ -27,10 +27,7 @@ use std::collections::HashMap;
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
     ir::{
-        attribute::{
-            ArrayAttribute, AttributeLike, DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute,
-            TypeAttribute,
-        },
+        attribute::{ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
         r#type::IntegerType,
@@ -44,6 +41,7 @@ use ptxcc_dialect::{address_space, types::pointer_address_space};
 use super::{
     analysis::gep_offset,
     readonly::{is_atomic, is_debug_info},
+    symbols::SymbolUses,
 };
 use crate::{
     abi::{
@@ -55,7 +53,7 @@ use crate::{
         DataLayout,
     },
     context::context_of,
-    ir::{first_result, flat_symbol_name, has_no_uses, i32_array_attribute, i64_array_attribute, op_name, uses},
+    ir::{first_result, has_no_uses, i32_array_attribute, i64_array_attribute, op_name, uses},
     kernel::{
         dictionary, function_type, has_body, is_kernel, is_local_symbol, parameter_attribute, parameter_integer,
         LLVM_BYVAL,
@@ -149,182 +147,6 @@ impl DevicePlan<'_, '_> {
     pub fn changes(&self) -> bool {
         self.sret.is_some() || self.params.iter().any(|p| !matches!(p, ParamPlan::Keep))
     }
-}
-
-/// The uses of each function symbol in a module: its direct calls, and
-/// whether anything else names it.
-#[derive(Default, Debug)]
-pub struct SymbolUses<'c, 'a> {
-    /// `llvm.call`s that name it as `callee`.
-    pub calls: Vec<OperationRef<'c, 'a>>,
-    /// Whether anything else names it (`llvm.mlir.addressof`, a ctor list,
-    /// an `llvm.invoke`, ...).
-    pub other: bool,
-    /// Whether it makes or receives a `musttail` call (which needs the two
-    /// signatures to agree).
-    pub musttail: bool,
-}
-
-/// Every use of every symbol in `module`, by name.
-pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, SymbolUses<'c, 'a>> {
-    let mut found: HashMap<String, SymbolUses> = HashMap::new();
-    let mut raw_calls: Vec<(String, mlir_sys::MlirOperation)> = Vec::new();
-    let mut defined: HashMap<String, usize> = HashMap::new();
-    let mut musttail_callers: Vec<String> = Vec::new();
-    // SAFETY: `context_ref` lives as long as the reference (melior's
-    // `to_ref` points into the `ContextRef` itself, not at the context).
-    let context_ref = module.context();
-    let context: &Context = unsafe { context_ref.to_ref() };
-    // Attributes are uniqued: one comparison finds `musttail`.
-    let musttail = Attribute::parse(context, "#llvm.tailcallkind<musttail>");
-    let mut current_function = String::new();
-    // Collected first: a panic cannot unwind through MLIR's walk callback.
-    for op in crate::ir::nested_ops(module) {
-        let is_call = op_name(op) == "llvm.call";
-        if op_name(op) == "llvm.func" {
-            current_function = crate::abi::signature::function_name(op);
-            *defined.entry(current_function.clone()).or_default() += 1;
-        }
-        let is_musttail = is_call && musttail.is_some() && op.attribute("TailCallKind").ok() == musttail;
-        if is_musttail {
-            musttail_callers.push(current_function.clone());
-        }
-        // Reading every attribute of an op that keeps them as properties
-        // builds its attribute dictionary (uniqued under the context's lock)
-        // once per attribute read: most of this walk's time on large
-        // modules. For the ops that fill modules only the discardable
-        // attributes and the named inherent ones that can hold a symbol are
-        // read; any other op has all its attributes read.
-        let mut named_attributes = Vec::new();
-        match inherent_symbol_attributes(op_name(op)) {
-            Some(inherent) => {
-                // SAFETY: reading the attributes of a live op; indices in range.
-                unsafe {
-                    for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(op.to_raw()) {
-                        let named = mlir_sys::mlirOperationGetDiscardableAttribute(op.to_raw(), i);
-                        named_attributes.push((identifier_str(named.name), named.attribute));
-                    }
-                    for name in inherent {
-                        let name_ref = melior::StringRef::new(name);
-                        let value = mlir_sys::mlirOperationGetInherentAttributeByName(op.to_raw(), name_ref.to_raw());
-                        if !value.ptr.is_null() {
-                            named_attributes.push((name, value));
-                        }
-                    }
-                }
-            }
-            None => {
-                // SAFETY: reading the attributes of a live op; indices in range.
-                unsafe {
-                    for i in 0..mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) {
-                        let named = mlir_sys::mlirOperationGetAttribute(op.to_raw(), i);
-                        named_attributes.push((identifier_str(named.name), named.attribute));
-                    }
-                }
-            }
-        }
-        for (key, raw) in named_attributes {
-            // SAFETY: the attribute belongs to the live op.
-            let attribute = unsafe { Attribute::from_raw(raw) };
-            if op_name(op) == "llvm.func" && key == "sym_name" {
-                continue;
-            }
-            let callee = is_call && key == "callee";
-            for name in symbols_in(attribute) {
-                if callee {
-                    if is_musttail {
-                        found.entry(name.clone()).or_default().musttail = true;
-                    }
-                    raw_calls.push((name, op.to_raw()));
-                } else {
-                    found.entry(name).or_default().other = true;
-                }
-            }
-        }
-    }
-    for (name, raw) in raw_calls {
-        // SAFETY: the walk collected live ops of `module`, which outlives them.
-        found.entry(name).or_default().calls.push(unsafe { OperationRef::from_raw(raw) });
-    }
-    for name in musttail_callers {
-        found.entry(name).or_default().musttail = true;
-    }
-    // A name defined in several (nested) modules: which calls reach which
-    // definition is a symbol-table question this map does not answer.
-    for (name, count) in defined {
-        if count > 1 {
-            found.entry(name).or_default().other = true;
-        }
-    }
-    found
-}
-
-/// The text of an identifier (owned by the context).
-fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
-    // SAFETY: identifiers live as long as the context; the bytes are UTF-8
-    // with the given length.
-    unsafe {
-        let text = mlir_sys::mlirIdentifierStr(identifier);
-        std::str::from_utf8(std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)).unwrap_or_default()
-    }
-}
-
-/// The inherent attributes (properties) that may name a symbol, for the
-/// ops that fill modules: `Some(names)` when only those can (none for the
-/// ops of function bodies), `None` for any other op (all its attributes are
-/// read).
-fn inherent_symbol_attributes(name: &str) -> Option<&'static [&'static str]> {
-    const NONE: &[&str] = &[];
-    if name.starts_with("llvm.intr.") || name.starts_with("nvvm.") || name.starts_with("ptxcc.") {
-        return Some(NONE);
-    }
-    let op = name.strip_prefix("llvm.")?;
-    match op {
-        "func" => Some(&["personality", "comdat"]),
-        "call" => Some(&["callee"]),
-        "load" | "store" | "getelementptr" | "alloca" | "mlir.constant" | "mlir.zero" | "mlir.undef"
-        | "mlir.poison" | "br" | "cond_br" | "switch" | "return" | "unreachable" | "extractvalue" | "insertvalue"
-        | "extractelement" | "insertelement" | "shufflevector" | "icmp" | "fcmp" | "select" | "freeze" | "add"
-        | "sub" | "mul" | "sdiv" | "udiv" | "srem" | "urem" | "and" | "or" | "xor" | "shl" | "lshr" | "ashr"
-        | "fadd" | "fsub" | "fmul" | "fdiv" | "frem" | "fneg" | "sext" | "zext" | "trunc" | "fpext" | "fptrunc"
-        | "fptosi" | "fptoui" | "sitofp" | "uitofp" | "bitcast" | "addrspacecast" | "ptrtoint" | "inttoptr"
-        | "atomicrmw" | "cmpxchg" | "fence" => Some(NONE),
-        _ => None,
-    }
-}
-
-/// The symbols an attribute names, through arrays and dictionaries: a flat
-/// reference's name, and a nested one's (`@kernels::@add`, what
-/// `gpu.launch_func` holds) every part, so that a function reached that way
-/// keeps its signature.
-fn symbols_in(attribute: Attribute) -> Vec<String> {
-    if let Some(name) = flat_symbol_name(attribute) {
-        return vec![name];
-    }
-    // SAFETY: reading a live attribute after checking its kind.
-    unsafe {
-        let raw = attribute.to_raw();
-        if mlir_sys::mlirAttributeIsASymbolRef(raw) {
-            let text =
-                |r: mlir_sys::MlirStringRef| melior::StringRef::from_raw(r).as_str().unwrap_or_default().to_string();
-            let mut names = vec![text(mlir_sys::mlirSymbolRefAttrGetRootReference(raw))];
-            for i in 0..mlir_sys::mlirSymbolRefAttrGetNumNestedReferences(raw) {
-                names.extend(symbols_in(Attribute::from_raw(mlir_sys::mlirSymbolRefAttrGetNestedReference(raw, i))));
-            }
-            return names;
-        }
-        if mlir_sys::mlirAttributeIsAArray(raw) {
-            return (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
-                .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i))))
-                .collect();
-        }
-        if mlir_sys::mlirAttributeIsADictionary(raw) {
-            return (0..mlir_sys::mlirDictionaryAttrGetNumElements(raw))
-                .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirDictionaryAttrGetElement(raw, i).attribute)))
-                .collect();
-        }
-    }
-    Vec::new()
 }
 
 /// Why a device function keeps its signature, or `None` when every use of
@@ -872,18 +694,22 @@ fn nothing_between(call: OperationRef, replaced: &[OperationRef]) -> bool {
 }
 
 /// Applies the plans: every call site first (they read the callers'
-/// values as they are), then each function's signature and body.
-pub fn rewrite_functions(plans: &[DevicePlan]) {
+/// values as they are), then each function's signature and body. Returns
+/// the calls that replace each plan's [`DevicePlan::calls`], in plan order
+/// (what keeps a symbol-use map true without walking the module again).
+pub fn rewrite_functions<'c, 'a>(plans: &[DevicePlan<'c, 'a>]) -> Vec<Vec<OperationRef<'c, 'a>>> {
+    let mut new_calls = Vec::with_capacity(plans.len());
     for plan in plans {
         let elided: HashMap<_, _> =
             plan.sret.iter().flat_map(|(_, sites)| sites.iter()).map(|site| (site.call.to_raw().ptr, site)).collect();
-        for call in &plan.calls {
-            rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied());
-        }
+        new_calls.push(
+            plan.calls.iter().map(|call| rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied())).collect(),
+        );
     }
     for plan in plans {
         rewrite_callee(plan);
     }
+    new_calls
 }
 
 /// Inserts `op` before `anchor` and returns its first result.
@@ -923,7 +749,13 @@ fn byte_address<'c, 'a>(
     )
 }
 
-fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, elided: Option<&ElidedSlot<'c, 'a>>) {
+/// Rebuilds `call` for `plan` (with its result stored through `elided`'s
+/// slot when given); returns the new call.
+fn rewrite_call<'c, 'a>(
+    plan: &DevicePlan<'c, 'a>,
+    call: OperationRef<'c, 'a>,
+    elided: Option<&ElidedSlot<'c, 'a>>,
+) -> OperationRef<'c, 'a> {
     // SAFETY: `context_ref` outlives every use of the reference (melior's
     // `to_ref` points into the `ContextRef` itself); what is built from it
     // holds the raw context, which outlives the module.
@@ -1000,6 +832,23 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
     let bundles: Vec<Value> = (arguments.len()..call.operand_count()).filter_map(|i| call.operand_at(i).ok()).collect();
     let bundle_count = bundles.len() as i32;
     operands.extend(bundles);
+    let segments = DenseI32ArrayAttribute::new(context, &[operands.len() as i32 - bundle_count, bundle_count]);
+    let argument_attributes = ArrayAttribute::new(context, &attributes);
+    let Some(site) = elided else {
+        // Same results: the call changes in place (rebuilding it would read
+        // its attributes one index at a time, each read building the op's
+        // whole attribute dictionary).
+        let raw_operands: Vec<_> = operands.iter().map(|v| v.to_raw()).collect();
+        // SAFETY: the operands are live values that dominate the call; the
+        // segment sizes and argument attributes set next match them.
+        unsafe {
+            mlir_sys::mlirOperationSetOperands(call.to_raw(), raw_operands.len() as isize, raw_operands.as_ptr());
+        }
+        crate::ir::set_attribute(call, "operandSegmentSizes", segments.into());
+        crate::ir::set_attribute(call, "arg_attrs", argument_attributes.into());
+        erase_dead_address_chains(&arguments);
+        return call;
+    };
     let mut named: Vec<(Identifier, Attribute)> = Vec::new();
     // SAFETY: reading the attributes of the live call.
     let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(call.to_raw()) };
@@ -1009,50 +858,43 @@ fn rewrite_call<'c, 'a>(plan: &DevicePlan<'c, 'a>, call: OperationRef<'c, 'a>, e
             let named = mlir_sys::mlirOperationGetAttribute(call.to_raw(), i);
             (Identifier::from_raw(named.name), Attribute::from_raw(named.attribute))
         };
-        let skip: &[&str] = if elided.is_some() {
-            // The call now writes through the slot, which may be a local
-            // of the caller: not a tail call, not read-only any more.
-            &["operandSegmentSizes", "arg_attrs", "res_attrs", "memory_effects", "TailCallKind"]
-        } else {
-            &["operandSegmentSizes", "arg_attrs"]
-        };
+        // The call now writes through the slot, which may be a local of the
+        // caller: not a tail call, not read-only any more.
+        let skip = ["operandSegmentSizes", "arg_attrs", "res_attrs", "memory_effects", "TailCallKind"];
         if skip.iter().any(|s| key.as_string_ref().as_str() == Ok(s)) {
             continue;
         }
         named.push((key, value));
     }
-    let segments = DenseI32ArrayAttribute::new(context, &[operands.len() as i32 - bundle_count, bundle_count]);
     named.push((Identifier::new(context, "operandSegmentSizes"), segments.into()));
-    named.push((Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &attributes).into()));
-    let mut builder = OperationBuilder::new("llvm.call", location).add_operands(&operands).add_attributes(&named);
-    let results: Vec<Type> =
-        if elided.is_some() { Vec::new() } else { first_result(call).map(|r| vec![r.r#type()]).unwrap_or_default() };
-    builder = builder.add_results(&results);
-    let new_call = builder.build().expect("a valid call");
+    named.push((Identifier::new(context, "arg_attrs"), argument_attributes.into()));
+    // No results: the callee stores its result through the slot.
+    let new_call = OperationBuilder::new("llvm.call", location)
+        .add_operands(&operands)
+        .add_attributes(&named)
+        .build()
+        .expect("a valid call");
     let block = call.block().expect("a call in a block");
     let new_call = block.insert_operation_before(call, new_call);
-    if let Some(site) = elided {
-        for op in &site.replaced {
-            if op_name(*op) == "llvm.store" {
-                let address = op.operand_at(1).expect("a store has an address");
-                // SAFETY: a store has no results.
-                unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
-                erase_dead_geps(address);
-            }
+    for op in &site.replaced {
+        if op_name(*op) == "llvm.store" {
+            let address = op.operand_at(1).expect("a store has an address");
+            // SAFETY: a store has no results.
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+            erase_dead_geps(address);
         }
-        for op in &site.replaced {
-            if op_name(*op) == "llvm.extractvalue" {
-                // SAFETY: its only use, a store, is gone.
-                unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
-            }
+    }
+    for op in &site.replaced {
+        if op_name(*op) == "llvm.extractvalue" {
+            // SAFETY: its only use, a store, is gone.
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
         }
-    } else if let (Some(old), Some(new)) = (first_result(call), first_result(new_call)) {
-        // SAFETY: both results have the same type.
-        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
     }
     // SAFETY: nothing uses the old call any more.
     unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
     erase_dead_address_chains(&arguments);
+    // SAFETY: the new call is owned by its block, which outlives the pass.
+    unsafe { OperationRef::from_raw(new_call.to_raw()) }
 }
 
 /// Erases `address` when it is a GEP without uses, and its bases after it.
@@ -1211,19 +1053,8 @@ fn rewrite_callee(plan: &DevicePlan) {
         ))
     };
     let array = ArrayAttribute::new(context, &new_attributes);
-    // SAFETY: both are inherent attributes of llvm.func.
-    unsafe {
-        mlir_sys::mlirOperationSetInherentAttributeByName(
-            func.to_raw(),
-            melior::StringRef::new("function_type").to_raw(),
-            TypeAttribute::new(new_type).to_raw(),
-        );
-        mlir_sys::mlirOperationSetInherentAttributeByName(
-            func.to_raw(),
-            melior::StringRef::new("arg_attrs").to_raw(),
-            array.to_raw(),
-        );
-    }
+    crate::ir::set_attribute(func, "function_type", TypeAttribute::new(new_type).into());
+    crate::ir::set_attribute(func, "arg_attrs", array.into());
 }
 
 /// `dictionary_attribute` without the entry `name`.

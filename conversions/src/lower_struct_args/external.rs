@@ -44,14 +44,15 @@
 use std::collections::HashMap;
 
 use melior::ir::{
-    attribute::{ArrayAttribute, AttributeLike, DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
+    attribute::{ArrayAttribute, DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
     block::BlockLike,
     operation::{OperationBuilder, OperationLike},
     Attribute, Block, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
 };
 
 use super::{
-    device::{is_variadic, parameter_types, result_type, would_change_as_local, PlanPolicy, SymbolUses},
+    device::{is_variadic, parameter_types, result_type, would_change_as_local, PlanPolicy},
+    symbols::SymbolUses,
     LowerStructArgsOptions,
 };
 use crate::{
@@ -81,7 +82,7 @@ fn definition_is_final(func: OperationRef) -> bool {
 /// would differ, and that is externally visible (with a final definition)
 /// or has its address taken; with `whole_program` an externally visible one
 /// whose address is not taken is made internal instead. `symbols` are the
-/// module's symbol uses ([`symbol_uses`]). Returns how many it changed
+/// module's symbol uses ([`super::symbols::symbol_uses`]). Returns how many it changed
 /// (when none, `symbols` still describes the module).
 pub fn split_external_functions<'c, 'a>(
     module: OperationRef<'c, 'a>,
@@ -89,6 +90,7 @@ pub fn split_external_functions<'c, 'a>(
     layout: &DataLayout,
     thresholds: &Thresholds,
     options: &LowerStructArgsOptions,
+    targets: &mut crate::options::TargetCache,
 ) -> usize {
     let (lower_byval, whole_program) = (options.opt_byval, options.whole_program);
     let functions = module_functions(module);
@@ -110,7 +112,7 @@ pub fn split_external_functions<'c, 'a>(
         if uses.calls.is_empty() || uses.musttail || (local && !uses.other) || (!local && !definition_is_final(func)) {
             continue;
         }
-        let target = super::device_target(func, options);
+        let target = super::device_target(func, options, targets);
         let policy = PlanPolicy { layout, thresholds, lower_byval, target: &target };
         if !would_change_as_local(func, uses.calls.clone(), &policy) {
             continue;
@@ -141,7 +143,7 @@ fn fresh_name(name: &str, taken: &HashMap<String, usize>) -> String {
 fn set_linkage(func: OperationRef, kind: &str) {
     let context = context_of(func);
     if let Some(attribute) = Attribute::parse(&context, &format!("#llvm.linkage<{kind}>")) {
-        set(func, "linkage", attribute);
+        crate::ir::set_attribute(func, "linkage", attribute);
     }
 }
 
@@ -154,13 +156,13 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
     // wrapper, which passes its struct in memory: a local slot per level).
     let callee: Attribute = FlatSymbolRefAttribute::new(&context, clone_name).into();
     for call in calls {
-        set(*call, "callee", callee);
+        crate::ir::set_attribute(*call, "callee", callee);
     }
     // SAFETY: cloning a live op; the clone is owned until inserted below.
     let clone = unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(func.to_raw())) };
     let block = func.block().expect("a function in a module");
     let clone = block.insert_operation_after(func, clone);
-    set(clone, "sym_name", StringAttribute::new(&context, clone_name).into());
+    crate::ir::set_attribute(clone, "sym_name", StringAttribute::new(&context, clone_name).into());
     // SAFETY: removing an attribute of a live op (a no-op when absent).
     unsafe {
         mlir_sys::mlirOperationRemoveAttributeByName(clone.to_raw(), melior::StringRef::new("sym_visibility").to_raw());
@@ -229,16 +231,7 @@ fn mark_libcall_callee(func: OperationRef) {
     let pair =
         [StringAttribute::new(&context, "nvptx-libcall-callee").into(), StringAttribute::new(&context, "true").into()];
     entries.push(ArrayAttribute::new(&context, &pair).into());
-    set(func, "passthrough", ArrayAttribute::new(&context, &entries).into());
-}
-
-/// Sets the attribute `name` of `op` (inherent or discardable).
-fn set(op: OperationRef, name: &str, value: Attribute) {
-    // SAFETY: `op` is live and `value` belongs to its context; setting an
-    // attribute invalidates nothing.
-    unsafe {
-        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw(), value.to_raw())
-    };
+    crate::ir::set_attribute(func, "passthrough", ArrayAttribute::new(&context, &entries).into());
 }
 
 /// `location` without debug-info metadata: a fused location's first

@@ -1,0 +1,285 @@
+//! Who names which function symbol in a module ([`symbol_uses`]), and who
+//! calls whom ([`CallGraph`]): what decides whether a device function may
+//! change signature, and which plans a round of rewriting can change.
+//!
+//! The module is walked once per pass run: a round of rewriting updates the
+//! map with the calls it built ([`SymbolUses::calls`]) instead of walking
+//! the module again (each walk of a large module costs a few percent of a
+//! pipeline run).
+
+use std::collections::{HashMap, HashSet};
+
+use melior::{
+    ir::{attribute::AttributeLike, operation::OperationLike, Attribute, OperationRef},
+    Context,
+};
+
+use crate::ir::{flat_symbol_name, op_name};
+
+/// The uses of each function symbol in a module: its direct calls, and
+/// whether anything else names it.
+#[derive(Default, Debug)]
+pub struct SymbolUses<'c, 'a> {
+    /// `llvm.call`s that name it as `callee`.
+    pub calls: Vec<OperationRef<'c, 'a>>,
+    /// Whether anything else names it (`llvm.mlir.addressof`, a ctor list,
+    /// an `llvm.invoke`, ...).
+    pub other: bool,
+    /// Whether it makes or receives a `musttail` call (which needs the two
+    /// signatures to agree).
+    pub musttail: bool,
+}
+
+/// What the walk reads of an op, decided once per op name.
+#[derive(Clone, Copy)]
+enum OpKind {
+    /// `llvm.func`: starts a function; its `sym_name` is no use.
+    Func,
+    /// `llvm.call`: its `callee` is a call, anything else a use.
+    Call,
+    /// An op that keeps its attributes as properties, of which only these
+    /// inherent ones (and the discardable ones) can name a symbol.
+    Inherent(&'static [&'static str]),
+    /// Any other op: every attribute is read.
+    All,
+}
+
+/// Every use of every symbol in `module`, by name.
+pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, SymbolUses<'c, 'a>> {
+    let mut found: HashMap<String, SymbolUses> = HashMap::new();
+    let mut raw_calls: Vec<(String, mlir_sys::MlirOperation)> = Vec::new();
+    let mut defined: HashMap<String, usize> = HashMap::new();
+    let mut musttail_callers: Vec<String> = Vec::new();
+    // SAFETY: `context_ref` lives as long as the reference (melior's
+    // `to_ref` points into the `ContextRef` itself, not at the context).
+    let context_ref = module.context();
+    let context: &Context = unsafe { context_ref.to_ref() };
+    // Attributes are uniqued: one comparison finds `musttail`.
+    let musttail = Attribute::parse(context, "#llvm.tailcallkind<musttail>");
+    // Op names are uniqued identifiers: what to read of an op is decided
+    // once per name, not by comparing strings on every op.
+    let mut kinds: HashMap<*const std::ffi::c_void, OpKind> = HashMap::new();
+    let mut current_function = String::new();
+    let mut named_attributes = Vec::new();
+    // Collected first: a panic cannot unwind through MLIR's walk callback.
+    for op in crate::ir::nested_ops(module) {
+        // SAFETY: the name of a live op.
+        let identifier = unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) };
+        let kind = *kinds.entry(identifier.ptr).or_insert_with(|| op_kind(op_name(op)));
+        let is_call = matches!(kind, OpKind::Call);
+        if matches!(kind, OpKind::Func) {
+            current_function = crate::abi::signature::function_name(op);
+            *defined.entry(current_function.clone()).or_default() += 1;
+        }
+        let is_musttail = is_call && musttail.is_some() && op.attribute("TailCallKind").ok() == musttail;
+        if is_musttail {
+            musttail_callers.push(current_function.clone());
+        }
+        // Reading every attribute of an op that keeps them as properties
+        // builds its attribute dictionary (uniqued under the context's lock)
+        // once per attribute read: most of this walk's time on large
+        // modules. For the ops that fill modules only the discardable
+        // attributes and the named inherent ones that can hold a symbol are
+        // read; any other op has all its attributes read.
+        named_attributes.clear();
+        // SAFETY: reading the attributes of a live op; indices in range.
+        unsafe {
+            match kind {
+                OpKind::Func | OpKind::Call | OpKind::Inherent(_) => {
+                    for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(op.to_raw()) {
+                        let named = mlir_sys::mlirOperationGetDiscardableAttribute(op.to_raw(), i);
+                        named_attributes.push((identifier_str(named.name), named.attribute));
+                    }
+                    for name in inherent_names(kind) {
+                        let name_ref = melior::StringRef::new(name);
+                        let value = mlir_sys::mlirOperationGetInherentAttributeByName(op.to_raw(), name_ref.to_raw());
+                        if !value.ptr.is_null() {
+                            named_attributes.push((name, value));
+                        }
+                    }
+                }
+                OpKind::All => {
+                    for i in 0..mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) {
+                        let named = mlir_sys::mlirOperationGetAttribute(op.to_raw(), i);
+                        named_attributes.push((identifier_str(named.name), named.attribute));
+                    }
+                }
+            }
+        }
+        for &(key, raw) in &named_attributes {
+            // SAFETY: the attribute belongs to the live op.
+            let attribute = unsafe { Attribute::from_raw(raw) };
+            if matches!(kind, OpKind::Func) && key == "sym_name" {
+                continue;
+            }
+            let callee = is_call && key == "callee";
+            for name in symbols_in(attribute) {
+                if callee {
+                    if is_musttail {
+                        found.entry(name.clone()).or_default().musttail = true;
+                    }
+                    raw_calls.push((name, op.to_raw()));
+                } else {
+                    found.entry(name).or_default().other = true;
+                }
+            }
+        }
+    }
+    for (name, raw) in raw_calls {
+        // SAFETY: the walk collected live ops of `module`, which outlives them.
+        found.entry(name).or_default().calls.push(unsafe { OperationRef::from_raw(raw) });
+    }
+    for name in musttail_callers {
+        found.entry(name).or_default().musttail = true;
+    }
+    // A name defined in several (nested) modules: which calls reach which
+    // definition is a symbol-table question this map does not answer.
+    for (name, count) in defined {
+        if count > 1 {
+            found.entry(name).or_default().other = true;
+        }
+    }
+    found
+}
+
+/// The text of an identifier (owned by the context).
+fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
+    // SAFETY: identifiers live as long as the context; the bytes are UTF-8
+    // with the given length.
+    unsafe {
+        let text = mlir_sys::mlirIdentifierStr(identifier);
+        std::str::from_utf8(std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)).unwrap_or_default()
+    }
+}
+
+/// The inherent attributes of an op of `kind` that may name a symbol.
+fn inherent_names(kind: OpKind) -> &'static [&'static str] {
+    match kind {
+        OpKind::Func => &["personality", "comdat"],
+        OpKind::Call => &["callee"],
+        OpKind::Inherent(names) => names,
+        OpKind::All => &[],
+    }
+}
+
+/// What the walk reads of an op named `name`: for the ops that fill modules
+/// only the inherent attributes (properties) that may name a symbol (none
+/// for the ops of function bodies); for any other op all its attributes.
+fn op_kind(name: &str) -> OpKind {
+    const NONE: &[&str] = &[];
+    if name.starts_with("llvm.intr.") || name.starts_with("nvvm.") || name.starts_with("ptxcc.") {
+        return OpKind::Inherent(NONE);
+    }
+    let Some(op) = name.strip_prefix("llvm.") else { return OpKind::All };
+    match op {
+        "func" => OpKind::Func,
+        "call" => OpKind::Call,
+        "load" | "store" | "getelementptr" | "alloca" | "mlir.constant" | "mlir.zero" | "mlir.undef"
+        | "mlir.poison" | "br" | "cond_br" | "switch" | "return" | "unreachable" | "extractvalue" | "insertvalue"
+        | "extractelement" | "insertelement" | "shufflevector" | "icmp" | "fcmp" | "select" | "freeze" | "add"
+        | "sub" | "mul" | "sdiv" | "udiv" | "srem" | "urem" | "and" | "or" | "xor" | "shl" | "lshr" | "ashr"
+        | "fadd" | "fsub" | "fmul" | "fdiv" | "frem" | "fneg" | "sext" | "zext" | "trunc" | "fpext" | "fptrunc"
+        | "fptosi" | "fptoui" | "sitofp" | "uitofp" | "bitcast" | "addrspacecast" | "ptrtoint" | "inttoptr"
+        | "atomicrmw" | "cmpxchg" | "fence" => OpKind::Inherent(NONE),
+        _ => OpKind::All,
+    }
+}
+
+/// The symbols an attribute names, through arrays and dictionaries: a flat
+/// reference's name, and a nested one's (`@kernels::@add`, what
+/// `gpu.launch_func` holds) every part, so that a function reached that way
+/// keeps its signature.
+fn symbols_in(attribute: Attribute) -> Vec<String> {
+    if let Some(name) = flat_symbol_name(attribute) {
+        return vec![name];
+    }
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        let raw = attribute.to_raw();
+        if mlir_sys::mlirAttributeIsASymbolRef(raw) {
+            let text =
+                |r: mlir_sys::MlirStringRef| melior::StringRef::from_raw(r).as_str().unwrap_or_default().to_string();
+            let mut names = vec![text(mlir_sys::mlirSymbolRefAttrGetRootReference(raw))];
+            for i in 0..mlir_sys::mlirSymbolRefAttrGetNumNestedReferences(raw) {
+                names.extend(symbols_in(Attribute::from_raw(mlir_sys::mlirSymbolRefAttrGetNestedReference(raw, i))));
+            }
+            return names;
+        }
+        if mlir_sys::mlirAttributeIsAArray(raw) {
+            return (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
+                .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i))))
+                .collect();
+        }
+        if mlir_sys::mlirAttributeIsADictionary(raw) {
+            return (0..mlir_sys::mlirDictionaryAttrGetNumElements(raw))
+                .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirDictionaryAttrGetElement(raw, i).attribute)))
+                .collect();
+        }
+    }
+    Vec::new()
+}
+
+/// Who calls whom, by function name, from a module's direct calls. A call
+/// is rewritten in place (same block, same caller), so the graph stays true
+/// while rounds rewrite calls and signatures.
+#[derive(Debug, Default)]
+pub struct CallGraph {
+    /// The functions each function calls.
+    callees: HashMap<String, HashSet<String>>,
+    /// The functions that call each function.
+    callers: HashMap<String, HashSet<String>>,
+}
+
+impl CallGraph {
+    /// The call graph of the direct calls in `symbols`.
+    pub fn new(symbols: &HashMap<String, SymbolUses>) -> Self {
+        let mut graph = Self::default();
+        for (callee, uses) in symbols {
+            for call in &uses.calls {
+                let Some(caller) = crate::kernel::enclosing_function(*call) else { continue };
+                let caller = crate::abi::signature::function_name(caller);
+                graph.callees.entry(caller.clone()).or_default().insert(callee.clone());
+                graph.callers.entry(callee.clone()).or_default().insert(caller);
+            }
+        }
+        graph
+    }
+
+    /// The functions whose plans may differ once `rewritten` changed
+    /// signature. A plan reads the function's body, its call sites and its
+    /// symbol's uses; a round changes the bodies of the rewritten functions
+    /// and of their callers (each call of a rewritten function is rebuilt),
+    /// so the functions affected are those, and every function called from
+    /// one of those bodies (its call sites changed). Symbol uses only
+    /// change by calls being rebuilt.
+    pub fn affected_by<'n>(&self, rewritten: impl IntoIterator<Item = &'n str>) -> HashSet<String> {
+        let mut changed_bodies: HashSet<String> = HashSet::new();
+        for name in rewritten {
+            changed_bodies.insert(name.to_string());
+            changed_bodies.extend(self.callers.get(name).into_iter().flatten().cloned());
+        }
+        let mut affected = changed_bodies.clone();
+        for body in &changed_bodies {
+            affected.extend(self.callees.get(body).into_iter().flatten().cloned());
+        }
+        affected
+    }
+}
+
+/// Whether two symbol-use maps say the same: the same calls (in any order),
+/// the same other uses and `musttail` ties (a name with no use at all may be
+/// missing from either). For checking, in debug builds, that the map a pass
+/// keeps up to date is the module's.
+pub fn same_uses(a: &HashMap<String, SymbolUses>, b: &HashMap<String, SymbolUses>) -> bool {
+    let summary = |map: &HashMap<String, SymbolUses>| -> HashMap<String, (Vec<usize>, bool, bool)> {
+        map.iter()
+            .filter(|(_, uses)| !uses.calls.is_empty() || uses.other || uses.musttail)
+            .map(|(name, uses)| {
+                let mut calls: Vec<usize> = uses.calls.iter().map(|call| call.to_raw().ptr as usize).collect();
+                calls.sort_unstable();
+                (name.clone(), (calls, uses.other, uses.musttail))
+            })
+            .collect()
+    };
+    summary(a) == summary(b)
+}
