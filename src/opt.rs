@@ -6,7 +6,7 @@
 //! reused.
 
 use melior::{
-    ir::{operation::OperationLike, Module, Operation},
+    ir::{operation::OperationLike, Module, Operation, OperationRef},
     pass::{PassIrPrintingOptions, PassManager},
     Context,
 };
@@ -98,26 +98,57 @@ pub struct OptOutcome {
     pub write_error: Option<std::io::Error>,
 }
 
+/// Where a run's output goes.
+enum Sink<'w> {
+    /// A buffer (which can take back a piece that failed late).
+    Buffer(&'w mut Vec<u8>),
+    /// A writer, written as the output is printed.
+    Stream(&'w mut dyn std::io::Write),
+}
+
 /// The output of a run as it is written: the pieces that succeed, with
-/// [`SPLIT_MARKER`] lines between them, to one writer.
+/// [`SPLIT_MARKER`] lines between them.
 struct Output<'w> {
-    sink: &'w mut dyn std::io::Write,
+    sink: Sink<'w>,
     pieces: usize,
     error: Option<std::io::Error>,
 }
 
 impl<'w> Output<'w> {
-    fn new(sink: &'w mut dyn std::io::Write) -> Self {
+    fn new(sink: Sink<'w>) -> Self {
         Self { sink, pieces: 0, error: None }
     }
 
+    fn writer(&mut self) -> &mut dyn std::io::Write {
+        match &mut self.sink {
+            Sink::Buffer(buffer) => *buffer,
+            Sink::Stream(writer) => *writer,
+        }
+    }
+
     /// Starts the output of one more piece (after a marker line when
-    /// another came before it).
-    fn begin_piece(&mut self) {
+    /// another came before it); returns where it starts, for
+    /// [`Output::retract`].
+    fn begin_piece(&mut self) -> usize {
+        let start = match &self.sink {
+            Sink::Buffer(buffer) => buffer.len(),
+            Sink::Stream(_) => 0,
+        };
         if self.pieces > 0 {
             self.write(format!("{SPLIT_MARKER}\n").as_bytes());
         }
         self.pieces += 1;
+        start
+    }
+
+    /// Takes back the piece begun at `start` (its output was found invalid
+    /// after it was printed). A writer keeps what it was given: the run
+    /// fails, and its output is not to be used.
+    fn retract(&mut self, start: usize) {
+        if let Sink::Buffer(buffer) = &mut self.sink {
+            buffer.truncate(start);
+            self.pieces -= 1;
+        }
     }
 
     /// Writes one whole piece.
@@ -129,7 +160,7 @@ impl<'w> Output<'w> {
     /// Writes `bytes`, unless an earlier write failed.
     fn write(&mut self, bytes: &[u8]) {
         if self.error.is_none() {
-            self.error = self.sink.write_all(bytes).err();
+            self.error = self.writer().write_all(bytes).err();
         }
     }
 }
@@ -138,21 +169,29 @@ impl<'w> Output<'w> {
 /// see [`input_kind`]), read from `filename` (`<stdin>` for standard input).
 /// MLIR text must be UTF-8 (the driver reports where it is not).
 pub fn process_input(config: &OptConfig, input: &[u8], filename: &str) -> OptOutcome {
-    with_buffer(|sink| process_input_into(config, input, filename, sink))
+    let mut buffer = Vec::new();
+    let mut outcome = run_input(config, input, filename, Output::new(Sink::Buffer(&mut buffer)));
+    outcome.output = buffer;
+    outcome
 }
 
 /// [`process_input`], writing the output to `sink` as it is printed (the
 /// outcome's `output` stays empty): a large module's text is never held in
-/// memory beside the module.
+/// memory beside the module. When the run fails, what was written is not an
+/// output to use.
 pub fn process_input_into(
     config: &OptConfig,
     input: &[u8],
     filename: &str,
     sink: &mut dyn std::io::Write,
 ) -> OptOutcome {
+    run_input(config, input, filename, Output::new(Sink::Stream(sink)))
+}
+
+fn run_input(config: &OptConfig, input: &[u8], filename: &str, mut output: Output) -> OptOutcome {
     let kind = input_kind(config.input_format, input, filename);
     if kind == InputKind::MlirText {
-        return process_into(config, &String::from_utf8_lossy(input), filename, sink);
+        return run_text(config, &String::from_utf8_lossy(input), filename, output);
     }
     register_passes();
     if config.split_input_file || config.verify_diagnostics {
@@ -162,7 +201,6 @@ pub fn process_input_into(
         };
         return OptOutcome { messages: render(&plain_error(message.into()), filename, None), ..OptOutcome::default() };
     }
-    let mut output = Output::new(sink);
     let (diagnostics, ok) = process_piece(config, kind, input, filename, &mut output);
     let mut outcome = OptOutcome { success: ok, write_error: output.error, ..OptOutcome::default() };
     // LLVM IR text: show the line a parse error points at.
@@ -173,24 +211,22 @@ pub fn process_input_into(
     outcome
 }
 
-/// Runs `process` with a buffer for its output, which becomes the outcome's
-/// `output`.
-fn with_buffer(process: impl FnOnce(&mut dyn std::io::Write) -> OptOutcome) -> OptOutcome {
-    let mut buffer = Vec::new();
-    let mut outcome = process(&mut buffer);
-    outcome.output = buffer;
-    outcome
-}
-
 /// Processes `source` (MLIR text), read from `filename` (`<stdin>` for
 /// standard input).
 pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
-    with_buffer(|sink| process_into(config, source, filename, sink))
+    let mut buffer = Vec::new();
+    let mut outcome = run_text(config, source, filename, Output::new(Sink::Buffer(&mut buffer)));
+    outcome.output = buffer;
+    outcome
 }
 
 /// [`process`], writing the output to `sink` as it is printed (see
 /// [`process_input_into`]).
 pub fn process_into(config: &OptConfig, source: &str, filename: &str, sink: &mut dyn std::io::Write) -> OptOutcome {
+    run_text(config, source, filename, Output::new(Sink::Stream(sink)))
+}
+
+fn run_text(config: &OptConfig, source: &str, filename: &str, mut output: Output) -> OptOutcome {
     register_passes();
     let mut outcome = OptOutcome { success: true, ..OptOutcome::default() };
     let mut all_diagnostics = Vec::new();
@@ -200,7 +236,6 @@ pub fn process_into(config: &OptConfig, source: &str, filename: &str, sink: &mut
     } else {
         vec![std::borrow::Cow::Borrowed(source)]
     };
-    let mut output = Output::new(sink);
     for piece in &pieces {
         let (diagnostics, ok) = match check_nesting(piece, MAX_NESTING) {
             Ok(()) => process_piece(config, InputKind::MlirText, piece.as_bytes(), filename, &mut output),
@@ -322,25 +357,29 @@ fn transform(
         }
         crate::parse_pass_pipeline(&pm, pipeline).map_err(|e| Some(e.to_string()))?;
         pm.run(&mut module).map_err(|_| None)?;
-        // The output, once (the pass manager verified after each pass only
-        // with `verify_each`).
-        if !config.verify_each && !module.as_operation().verify() {
-            return Err(None);
-        }
-        if ptxcc_dialect::verify(module.as_operation()).is_err() {
-            return Err(None);
-        }
     }
+    // The output is verified once: by MLIR's verifier unless the pass
+    // manager verified after each pass (`verify_each`), and by ptxcc's own
+    // checks. The input was verified when parsed.
+    let verify = config.pipeline.as_ref().map(|_| Verify { mlir: !config.verify_each });
     let result = match config.emit {
-        // Printed straight to the output: a module's text can be as large
-        // as the module.
+        // MLIR text is printed straight to the output (a module's text can
+        // be as large as the module) while another thread verifies it: both
+        // only read the IR. Invalid output is taken back.
         Emit::Mlir => {
-            output.begin_piece();
-            if output.error.is_none() {
-                output.error = write_module(&module, config.print_generic, &mut *output.sink).err();
+            let start = output.begin_piece();
+            if verify_while(verify, module.as_operation(), || {
+                if output.error.is_none() {
+                    output.error = write_module(&module, config.print_generic, output.writer()).err();
+                }
+            }) {
+                Ok(())
+            } else {
+                output.retract(start);
+                Err(None)
             }
-            Ok(())
         }
+        _ if verify.is_some_and(|verify| !verify.check(module.as_operation())) => Err(None),
         Emit::Llvm => translate_to_llvm_ir(&module).map(String::into_bytes).ok_or(None).map(|text| output.piece(&text)),
         Emit::Bytecode => Ok(output.piece(&module.as_operation().write_bytecode())),
         Emit::Ptx => ptx_target(&module, config.pipeline.as_deref())
@@ -352,6 +391,53 @@ fn transform(
         std::mem::forget(module);
     }
     result
+}
+
+/// How the output of a pipeline is verified.
+#[derive(Clone, Copy)]
+struct Verify {
+    /// By MLIR's verifier too, not only by ptxcc's own checks.
+    mlir: bool,
+}
+
+impl Verify {
+    /// Whether `op` passes the checks (which emit their errors as
+    /// diagnostics).
+    fn check(self, op: OperationRef) -> bool {
+        (!self.mlir || op.verify()) && ptxcc_dialect::verify(op).is_ok()
+    }
+}
+
+/// The stack of the thread that verifies: MLIR's verifier recurses once per
+/// level of nesting, as the parser does (see [`crate::nesting`]).
+const VERIFY_STACK_SIZE: usize = 1 << 30;
+
+/// Runs `work` (which only reads the IR) while another thread verifies `op`
+/// as `verify` says; returns whether `op` is valid.
+fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -> bool {
+    let Some(verify) = verify else {
+        work();
+        return true;
+    };
+    let raw = op.to_raw().ptr as usize;
+    std::thread::scope(|scope| {
+        let verifier =
+            std::thread::Builder::new().name("ptxcc-verify".into()).stack_size(VERIFY_STACK_SIZE).spawn_scoped(
+                scope,
+                move || {
+                    // SAFETY: the op outlives the scope, and nothing changes the IR
+                    // while it runs (`work` only reads it).
+                    let op = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: raw as *mut _ }) };
+                    verify.check(op)
+                },
+            );
+        work();
+        match verifier {
+            Ok(handle) => handle.join().unwrap_or(false),
+            // No thread to be had: verified after the work.
+            Err(_) => verify.check(op),
+        }
+    })
 }
 
 /// Parses MLIR text or bytecode into a module; `None` after reporting the

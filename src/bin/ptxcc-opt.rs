@@ -14,7 +14,7 @@ use std::{
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use ptxcc::{
     llvm::{exit_on_llvm_fatal_error, input_kind, InputFormat, InputKind},
-    opt::{process_input_into, process_into, Emit, OptConfig},
+    opt::{process, process_input, process_input_into, process_into, Emit, OptConfig},
     registry::{PASSES, UPSTREAM_PASSES},
 };
 
@@ -357,24 +357,28 @@ fn run() -> Result<bool, String> {
     let cannot_write =
         |error: &io::Error| format!("error: cannot write '{}': {}", output.unwrap_or("-"), io_reason(error));
     let mut destination = Destination::new(output).map_err(|e| cannot_write(&e))?;
-    let mut buffer = Vec::new();
-    let sink: &mut dyn Write = match &mut destination {
-        Destination::Replace(file) => file,
-        Destination::Stdout | Destination::InPlace(_) => &mut buffer,
+    // MLIR text is checked to be UTF-8; LLVM IR and bytecode are bytes.
+    let (text, bytes) = match input_kind(config.input_format, &bytes, &name) {
+        InputKind::MlirText => (Some(decode(bytes, &name)?), Vec::new()),
+        InputKind::MlirBytecode | InputKind::Llvm => (None, bytes),
     };
-    let outcome = match input_kind(config.input_format, &bytes, &name) {
-        InputKind::MlirText => process_into(&config, &decode(bytes, &name)?, &name, sink),
-        InputKind::MlirBytecode | InputKind::Llvm => process_input_into(&config, &bytes, &name, sink),
+    // A file is written as the output is printed; standard output and
+    // devices get the output of the pieces that succeeded, at the end.
+    let outcome = match (&mut destination, &text) {
+        (Destination::Replace(file), Some(text)) => process_into(&config, text, &name, file),
+        (Destination::Replace(file), None) => process_input_into(&config, &bytes, &name, file),
+        (_, Some(text)) => process(&config, text, &name),
+        (_, None) => process_input(&config, &bytes, &name),
     };
     eprint!("{}", outcome.messages);
     if let Some(error) = &outcome.write_error {
         return Err(cannot_write(error));
     }
     let written = match destination {
-        Destination::Stdout => write_stdout(&buffer)?,
+        Destination::Stdout => write_stdout(&outcome.output)?,
         Destination::Replace(file) if outcome.success => file.commit().map(|()| true).map_err(|e| cannot_write(&e))?,
         Destination::InPlace(path) if outcome.success => {
-            write_in_place(&path, &buffer).map(|()| true).map_err(|e| cannot_write(&e))?
+            write_in_place(&path, &outcome.output).map(|()| true).map_err(|e| cannot_write(&e))?
         }
         // A failed run leaves the file as it was (the temporary goes).
         Destination::Replace(_) | Destination::InPlace(_) => true,
