@@ -7,6 +7,19 @@ use melior::ir::{Type, TypeLike};
 
 use super::{layout::FloatKind, AbiError, AbiType, StructType};
 
+/// Whether `ty` may be an LLVM struct or array, from cheap queries: false
+/// for integers, floats, pointers and vectors, which most parameters are.
+pub fn may_be_aggregate(ty: Type) -> bool {
+    let raw = ty.to_raw();
+    // SAFETY: type-kind queries on a live type.
+    unsafe {
+        !(mlir_sys::mlirTypeIsAInteger(raw)
+            || mlir_sys::mlirTypeIsAFloat(raw)
+            || mlir_sys::mlirTypeIsALLVMPointerType(raw)
+            || mlir_sys::mlirTypeIsAVector(raw))
+    }
+}
+
 /// The ABI view of an MLIR type, or why it has none (`index`, a scalable
 /// vector, an opaque struct, a type outside the LLVM dialect).
 pub fn abi_type(r#type: Type) -> Result<AbiType, AbiError> {

@@ -363,9 +363,26 @@ pub fn plan_parameter<'c>(
     policy: &PlanPolicy,
     local_linkage: bool,
 ) -> ParamPlan<'c> {
+    match parameter_types(func).get(index) {
+        Some(&ty) => plan_parameter_of(func, index, ty, policy, local_linkage),
+        None => ParamPlan::Keep,
+    }
+}
+
+/// [`plan_parameter`] for parameter `index`, of type `ty`.
+fn plan_parameter_of<'c>(
+    func: OperationRef<'c, '_>,
+    index: usize,
+    ty: Type<'c>,
+    policy: &PlanPolicy,
+    local_linkage: bool,
+) -> ParamPlan<'c> {
+    // Most parameters are scalars and pointers that are not `byval`.
+    if !crate::abi::mlir::may_be_aggregate(ty) && parameter_attribute(func, index, LLVM_BYVAL).is_none() {
+        return ParamPlan::Keep;
+    }
     let PlanPolicy { layout, thresholds, lower_byval, target } = *policy;
     let param_align = |align: u64| if local_linkage { align.max(16) } else { align };
-    let Some(&ty) = parameter_types(func).get(index) else { return ParamPlan::Keep };
     // A kernel's parameters (flattened only with `flatten-kernel-args`) are
     // written by the launch, not by `st.param`s of a caller.
     let always = thresholds.flatten_always || is_kernel(func);
@@ -502,8 +519,10 @@ fn plan_signature<'c, 'a>(
     local_linkage: bool,
 ) -> Option<DevicePlan<'c, 'a>> {
     let PlanPolicy { layout, thresholds, .. } = *policy;
-    let params = (0..parameter_types(func).len())
-        .map(|index| match plan_parameter(func, index, policy, local_linkage) {
+    let params = parameter_types(func)
+        .into_iter()
+        .enumerate()
+        .map(|(index, ty)| match plan_parameter_of(func, index, ty, policy, local_linkage) {
             // By value only where it frees memory at some call site.
             ParamPlan::ByValue { .. }
                 if !calls.iter().any(|call| {
