@@ -333,7 +333,7 @@ fn transform(
         InputKind::Llvm => import_llvm_ir(context, source, filename).ok_or(None)?,
         InputKind::MlirText | InputKind::MlirBytecode => parse_module(context, source, filename).ok_or(None)?,
     };
-    if ptxcc_dialect::verify(module.as_operation()).is_err() {
+    if may_hold_ptxcc_ops(kind, source) && ptxcc_dialect::verify(module.as_operation()).is_err() {
         return Err(None);
     }
     if let Some(pipeline) = &config.pipeline {
@@ -393,6 +393,17 @@ fn transform(
     result
 }
 
+/// Whether the input may hold ptxcc ops, which ptxcc's own checks must see:
+/// MLIR text without the dialect's name (and without a string escape, which
+/// could spell an op name in a generic op) holds none, and a search of the
+/// text costs a few milliseconds where a walk of the module costs a few
+/// percent of a run.
+fn may_hold_ptxcc_ops(kind: InputKind, source: &[u8]) -> bool {
+    kind != InputKind::MlirText
+        || std::str::from_utf8(source)
+            .map_or(true, |text| text.contains(ptxcc_dialect::DIALECT_NAME) || text.contains('\\'))
+}
+
 /// How the output of a pipeline is verified.
 #[derive(Clone, Copy)]
 struct Verify {
@@ -421,16 +432,15 @@ fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -
     };
     let raw = op.to_raw().ptr as usize;
     std::thread::scope(|scope| {
-        let verifier =
-            std::thread::Builder::new().name("ptxcc-verify".into()).stack_size(VERIFY_STACK_SIZE).spawn_scoped(
-                scope,
-                move || {
-                    // SAFETY: the op outlives the scope, and nothing changes the IR
-                    // while it runs (`work` only reads it).
-                    let op = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: raw as *mut _ }) };
-                    verify.check(op)
-                },
-            );
+        let verifier = std::thread::Builder::new()
+            .name("ptxcc-verify".into())
+            .stack_size(VERIFY_STACK_SIZE)
+            .spawn_scoped(scope, move || {
+                // SAFETY: the op outlives the scope, and nothing changes the IR
+                // while it runs (`work` only reads it).
+                let op = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: raw as *mut _ }) };
+                verify.check(op)
+            });
         work();
         match verifier {
             Ok(handle) => handle.join().unwrap_or(false),

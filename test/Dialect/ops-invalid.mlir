@@ -179,3 +179,13 @@ llvm.func @copy_param_alignment_too_large(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
   "ptxcc.copy_param"(%p, %d) {size = 8 : i64, alignment = 8589934592 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
   llvm.return
 }
+
+// -----
+
+// An op name spelled with a string escape (\63 is 'c'): the driver skips
+// the dialect's own checks only for text that cannot name an op of it.
+llvm.func @escaped_name_still_checked(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{op alignment must be a power of two, got 3}}
+  %v = "ptx\63c.load_param"(%p) {offset = 0 : i64, alignment = 3 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.return
+}

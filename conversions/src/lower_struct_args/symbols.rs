@@ -61,11 +61,12 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
     let context: &Context = unsafe { context_ref.to_ref() };
     // Attributes are uniqued: one comparison finds `musttail`.
     let musttail = Attribute::parse(context, "#llvm.tailcallkind<musttail>").map_or(0, |a| a.to_raw().ptr as usize);
-    let tops = crate::ir::body_ops(module);
-    let has_one_block = module.region_at(0).ok().and_then(|r| r.first_block()).is_some_and(|b| b.next_in_region().is_none());
+    // The ops directly in the module, in the order a pre-order walk visits
+    // them: walking each in turn visits what walking the module does.
+    let tops = direct_ops(module);
     // The second half starts at a function (the walk attributes a call to
     // the last function before it).
-    let split = (has_one_block && tops.len() >= PARALLEL_FROM && module.region_count() == 1)
+    let split = (tops.len() >= PARALLEL_FROM)
         .then(|| (tops.len() / 2..tops.len()).find(|&i| op_name(tops[i]) == "llvm.func"))
         .flatten();
     let raw = |ops: &[OperationRef]| -> Vec<usize> { ops.iter().map(|op| op.to_raw().ptr as usize).collect() };
@@ -85,10 +86,26 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
                 }
             })
         }
-        None if has_one_block => vec![walk_part(&raw(&tops), musttail)],
-        None => vec![walk_part(&raw(&crate::ir::nested_ops(module)), musttail)],
+        None => vec![walk_part(&raw(&tops), musttail)],
     };
     merge(parts)
+}
+
+/// The ops directly in `op`'s regions, region by region, block by block.
+fn direct_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    for index in 0..op.region_count() {
+        let mut block = op.region_at(index).ok().and_then(|r| r.first_block());
+        while let Some(current) = block {
+            let mut next = current.first_operation();
+            while let Some(found) = next {
+                ops.push(found);
+                next = found.next_in_block();
+            }
+            block = current.next_in_region();
+        }
+    }
+    ops
 }
 
 /// The stack of the thread that walks half a module: MLIR's walk recurses
