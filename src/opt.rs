@@ -381,7 +381,10 @@ fn transform(
         }
         _ if verify.is_some_and(|verify| !verify.check(module.as_operation())) => Err(None),
         Emit::Llvm => translate_to_llvm_ir(&module).map(String::into_bytes).ok_or(None).map(|text| output.piece(&text)),
-        Emit::Bytecode => Ok(output.piece(&module.as_operation().write_bytecode())),
+        Emit::Bytecode => {
+            output.piece(&module.as_operation().write_bytecode());
+            Ok(())
+        }
         Emit::Ptx => ptx_target(&module, config.pipeline.as_deref())
             .map_err(Some)
             .and_then(|target| emit_ptx(&module, &target))
