@@ -14,6 +14,12 @@ use crate::verify_diagnostics::{Diagnostic, Severity};
 /// stack and on MLIR's worker threads.
 pub const MAX_NESTING: usize = 1000;
 
+/// The stack of the threads that parse, verify, transform and print input
+/// nesting up to [`MAX_NESTING`] deep (the driver's worker, the thread that
+/// verifies output while it is printed): only reserved address space until
+/// used.
+pub const STACK_SIZE: usize = 1 << 30;
+
 /// Checks that `source` nests at most `limit` brackets deep. Brackets inside
 /// string literals and `//` comments do not count, nor does the `>` of `->`.
 /// The error is located at the first bracket past the limit.

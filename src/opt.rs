@@ -422,10 +422,6 @@ impl Verify {
     }
 }
 
-/// The stack of the thread that verifies: MLIR's verifier recurses once per
-/// level of nesting, as the parser does (see [`crate::nesting`]).
-const VERIFY_STACK_SIZE: usize = 1 << 30;
-
 /// Runs `work` (which only reads the IR) while another thread verifies `op`
 /// as `verify` says; returns whether `op` is valid.
 fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -> bool {
@@ -437,7 +433,7 @@ fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -
     std::thread::scope(|scope| {
         let verifier = std::thread::Builder::new()
             .name("ptxcc-verify".into())
-            .stack_size(VERIFY_STACK_SIZE)
+            .stack_size(crate::nesting::STACK_SIZE)
             .spawn_scoped(scope, move || {
                 // SAFETY: the op outlives the scope, and nothing changes the IR
                 // while it runs (`work` only reads it).

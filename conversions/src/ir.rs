@@ -124,13 +124,32 @@ pub fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
 /// The name of `op` (`llvm.load`), without copying it: op names are
 /// identifiers owned by the context.
 pub fn op_name<'c>(op: OperationRef<'c, '_>) -> &'c str {
-    // SAFETY: the identifier lives as long as the context; its bytes are
-    // not NUL-terminated and have the given length.
+    // SAFETY: the name of a live op.
+    identifier_str(unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) })
+}
+
+/// The text of an identifier (an op or attribute name), without copying
+/// it; empty if it is not UTF-8.
+pub fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
+    // SAFETY: identifiers live as long as their context; the bytes are not
+    // NUL-terminated and have the given length.
     let bytes = unsafe {
-        let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(op.to_raw()));
-        std::slice::from_raw_parts(name.data.cast::<u8>(), name.length)
+        let text = mlir_sys::mlirIdentifierStr(identifier);
+        std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)
     };
     std::str::from_utf8(bytes).unwrap_or_default()
+}
+
+/// The `TailCallKind` of an `llvm.call` that makes it a `musttail` call
+/// (the C API has no accessor for the kind; attributes are uniqued, so one
+/// parsed copy compares with the call's).
+pub const MUSTTAIL: &str = "#llvm.tailcallkind<musttail>";
+
+/// Whether `call` is a `musttail` call.
+pub fn is_musttail(call: OperationRef) -> bool {
+    let Ok(kind) = call.attribute("TailCallKind") else { return false };
+    let context = crate::context::context_of(call);
+    Attribute::parse(&context, MUSTTAIL) == Some(kind)
 }
 
 /// Sets the attribute `name` of `op` (inherent or discardable).

@@ -346,8 +346,8 @@ pub fn verify_function<'c>(
                         }
                     }
                 }
-                if op.attribute("TailCallKind").is_ok_and(|a| a.to_string().contains("musttail"))
-                    && function_type(callee_func).is_some_and(crate::abi::signature::is_variadic)
+                if function_type(callee_func).is_some_and(crate::abi::signature::is_variadic)
+                    && crate::ir::is_musttail(*op)
                 {
                     found.push((op.location(), Violation::VariadicMustTail(callee)));
                 }

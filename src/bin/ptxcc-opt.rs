@@ -386,12 +386,8 @@ fn run() -> Result<bool, String> {
     Ok(outcome.success && written)
 }
 
-/// The stack of the thread that parses, transforms and prints: MLIR recurses
-/// once per level of nesting (see [`ptxcc::nesting`]).
-const STACK_SIZE: usize = 1 << 30;
-
 fn main() -> ExitCode {
-    let worker = std::thread::Builder::new().name("ptxcc-opt".into()).stack_size(STACK_SIZE).spawn(run);
+    let worker = std::thread::Builder::new().name("ptxcc-opt".into()).stack_size(ptxcc::nesting::STACK_SIZE).spawn(run);
     let outcome = match worker {
         Ok(handle) => handle.join(),
         Err(_) => std::panic::catch_unwind(run),

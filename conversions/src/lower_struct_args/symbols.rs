@@ -60,7 +60,7 @@ pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Symb
     let context_ref = module.context();
     let context: &Context = unsafe { context_ref.to_ref() };
     // Attributes are uniqued: one comparison finds `musttail`.
-    let musttail = Attribute::parse(context, "#llvm.tailcallkind<musttail>").map_or(0, |a| a.to_raw().ptr as usize);
+    let musttail = Attribute::parse(context, crate::ir::MUSTTAIL).map_or(0, |a| a.to_raw().ptr as usize);
     // The ops directly in the module, in the order a pre-order walk visits
     // them: walking each in turn visits what walking the module does.
     let tops = direct_ops(module);
@@ -174,7 +174,7 @@ fn walk_part(roots: &[usize], musttail: usize) -> Part {
             unsafe {
                 for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(op.to_raw()) {
                     let named = mlir_sys::mlirOperationGetDiscardableAttribute(op.to_raw(), i);
-                    named_attributes.push((identifier_str(named.name), named.attribute));
+                    named_attributes.push((crate::ir::identifier_str(named.name), named.attribute));
                 }
                 for name in inherent_names(kind) {
                     let name_ref = melior::StringRef::new(name);
@@ -248,16 +248,6 @@ fn merge<'c, 'a>(parts: Vec<Part>) -> HashMap<String, SymbolUses<'c, 'a>> {
         }
     }
     found
-}
-
-/// The text of an identifier (owned by the context).
-fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
-    // SAFETY: identifiers live as long as the context; the bytes are UTF-8
-    // with the given length.
-    unsafe {
-        let text = mlir_sys::mlirIdentifierStr(identifier);
-        std::str::from_utf8(std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)).unwrap_or_default()
-    }
 }
 
 /// The inherent attributes of an op of `kind` that may name a symbol.

@@ -1,0 +1,9 @@
+llvm.func @ok() {
+  llvm.return
+}
+
+// -----
+
+llvm.func @bad() {
+  llvm.retur
+}
