@@ -27,7 +27,6 @@ pub fn prepare_context(context: &Context) -> Result<(), Error> {
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
     ptxcc_dialect::load(context)?;
-    ptxcc_dialect::verify::set_remark_emitter(crate::shim::ptxccEmitRemark);
     Ok(())
 }
 

@@ -95,19 +95,10 @@ fn flatten(diagnostic: &MlirDiagnostic, sink: &mut Vec<Diagnostic>) {
 /// (line 0, as LLVM IR's importer and whole-file problems use, names the
 /// file only).
 pub fn file_line_column(location: Location) -> (Option<String>, Option<u32>, Option<u32>) {
-    let mut name = mlir_sys::MlirStringRef { data: std::ptr::null(), length: 0 };
-    let (mut line, mut column) = (0, 0);
-    // SAFETY: the location is alive; the outputs are plain values.
-    let found = unsafe { shim::ptxccLocationFileLineCol(location.to_raw(), &mut name, &mut line, &mut column) };
-    if found {
-        // SAFETY: the name is owned by the context.
-        let file = Some(unsafe { shim::to_string(name) });
-        if line == 0 {
-            return (file, None, None);
-        }
-        (file, Some(line), Some(column))
-    } else {
-        (None, None, None)
+    match shim::file_line_col(location.to_raw()) {
+        Some((file, 0, _)) => (Some(file), None, None),
+        Some((file, line, column)) => (Some(file), Some(line), Some(column)),
+        None => (None, None, None),
     }
 }
 

@@ -86,7 +86,7 @@ pub mod nesting;
 pub mod opt;
 mod pipeline;
 pub mod registry;
-mod shim;
+use ptxcc_shim as shim;
 pub mod verify_diagnostics;
 
 pub use context::{create_context, prepare_context, register_dialects};

@@ -168,7 +168,6 @@ pub fn register_passes() {
 pub fn register_ptxcc_passes() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        ptxcc_dialect::verify::set_remark_emitter(shim::ptxccEmitRemark);
         for (index, pass) in PASSES.iter().enumerate() {
             // SAFETY: the strings are 'static and the callback is valid for
             // the life of the process; `index` is passed as the user data.

@@ -200,8 +200,14 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             _ => false,
         })
         .collect();
-    if options.dynamic_alloca_size == 0 {
-        let dynamic: Vec<_> = targets.iter().copied().filter(|a| alloca_count(*a).is_none()).collect();
+    let dynamic: Vec<_> = if options.dynamic_alloca_size == 0 {
+        targets.iter().copied().filter(|a| alloca_count(*a).is_none()).collect()
+    } else {
+        Vec::new()
+    };
+    // (The target is worked out only when it matters: reading it prints the
+    // function's `target_features`.)
+    if !dynamic.is_empty() {
         match options.target.target_of(func) {
             // llc lowers it to PTX's own alloca: left as it is.
             Ok(target) if target.has_dynamic_alloca() => targets.retain(|a| !dynamic.contains(a)),
@@ -217,13 +223,11 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
                         ),
                     );
                 }
-                if !dynamic.is_empty() {
-                    return Err(LowerAllocaError::Dynamic(dynamic.len()));
-                }
+                return Err(LowerAllocaError::Dynamic(dynamic.len()));
             }
         }
     }
-    if options.llvm_opt_after.applies_to(func) {
+    if targets.is_empty() || options.llvm_opt_after.applies_to(func) {
         return Ok(());
     }
     let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };

@@ -270,8 +270,8 @@ fn holds_only_gpu_modules(module: OperationRef) -> bool {
 
 /// [`lower_struct_args`] on one symbol table: `module` and the modules
 /// nested in it.
-fn lower_module(
-    module: OperationRef,
+fn lower_module<'c, 'a>(
+    module: OperationRef<'c, 'a>,
     options: &LowerStructArgsOptions,
 ) -> Result<LoweringSummary, LowerStructArgsError> {
     let launched_from_host = op_name(module) == "gpu.module";
@@ -293,82 +293,129 @@ fn lower_module(
     }
     let layout = DataLayout::default();
     let mut targets = TargetCache::default();
-    lower_device_functions(module, options, &layout, &mut targets);
+    let symbols = lower_device_functions(module, options, &layout, &mut targets);
     // After the device functions: the kernels' calls now pass what the
     // callees' new signatures ask for, and callee bodies are final. One
-    // analysis (and its cache) serves the device check and the kernels.
-    let mut readonly = ReadOnlyAnalysis::new(module);
-    let (mut failed, mut problems) = check_device_byval(module, options, &layout, &mut readonly);
+    // analysis (and its table of functions) serves the device check and the
+    // kernels.
+    let readonly = ReadOnlyAnalysis::new(module);
+    let (mut failed, mut problems) = check_device_byval(module, options, &layout, &readonly);
+    let kernels: Vec<_> = module_functions(module)
+        .into_iter()
+        .filter(|func| is_kernel(*func) && crate::kernel::has_body(*func))
+        .collect();
+    // A kernel's plan reads its own body and the bodies of the device
+    // functions it calls, and its rewrite changes only its own body; so the
+    // kernels are planned at once, then rewritten. Unless some kernel is
+    // called, or has its address taken: a plan could then read another
+    // kernel, so each is planned after the ones before it are rewritten.
+    let kernel_is_used = kernels.iter().any(|func| {
+        symbols
+            .get(&crate::abi::signature::function_name(*func))
+            .is_some_and(|uses| uses.other || !uses.calls.is_empty())
+    });
     let mut summary = Vec::new();
-    for func in module_functions(module) {
-        let has_body = crate::kernel::has_body(func);
-        if !is_kernel(func) || !has_body {
-            continue;
-        }
-        let mut errors: Vec<(melior::ir::Location, String)> = Vec::new();
-        let target = match options.target.target_of_cached(func, &mut targets) {
-            Ok(target) => target,
-            Err(error) => {
-                emit_error(func.location(), &error.to_string());
-                failed += 1;
-                problems += 1;
-                continue;
-            }
-        };
-        // The signature fails only on types without an ABI; a byval one is
-        // reported at its parameter by the plan below instead.
-        let signature = function_signature(func, false);
-        let (signature_problem, too_big) = match signature.as_ref().map(|s| check_param_space(s, &layout, &target)) {
-            Ok(Ok(None)) => (None, None),
-            Ok(Ok(Some(too_big))) => (None, Some((func.location(), too_big.to_string()))),
-            Ok(Err(error)) => (Some((func.location(), error.to_string())), None),
-            Err(error) => (Some((func.location(), error.to_string())), None),
-        };
-        let mut plans = Vec::new();
-        // Kernels before this one may have been rewritten.
-        readonly.forget_pointers();
-        if options.opt_byval {
-            let plan_context = PlanContext {
-                layout: &layout,
-                has_cvta_param: target.has_cvta_param(),
-                max_copy: options.max_byval_size,
-                kernel: true,
-            };
-            for parameter in byval_parameters(func, signature.as_ref().ok(), &layout) {
-                match plan_argument(func, parameter, plan_context, &mut readonly) {
-                    Ok(plan) => plans.push(plan),
-                    Err(found) => errors.extend(found.into_iter().map(|p| (p.location, p.message))),
-                }
-            }
-        }
-        if let Some(problem) = signature_problem.filter(|_| errors.is_empty()) {
-            errors.push(problem);
-        }
-        errors.extend(too_big);
-        if !errors.is_empty() {
+    let mut finish = |func: OperationRef<'c, 'a>, planned: KernelPlans<'c, 'a>| match planned {
+        Err(errors) => {
             for (location, message) in &errors {
                 emit_error(*location, message);
             }
             failed += 1;
             problems += errors.len();
-            continue;
         }
-        if options.llvm_opt_after.applies_to(func) {
-            // LLVM's optimizer comes next: what it can still improve (a copy
-            // it would delete, an escape it would prove harmless) is left
-            // for llc to decide after it; reads at known places are lowered.
-            plans.retain(reads_at_known_places);
+        Ok(mut plans) => {
+            if options.llvm_opt_after.applies_to(func) {
+                // LLVM's optimizer comes next: what it can still improve (a
+                // copy it would delete, an escape it would prove harmless) is
+                // left for llc to decide after it; reads at known places are
+                // lowered.
+                plans.retain(reads_at_known_places);
+            }
+            let name = crate::abi::signature::function_name(func);
+            for plan in &plans {
+                rewrite_argument(func, plan);
+                summary.push((name.clone(), plan.index, plan.strategy));
+            }
         }
-        let name = crate::abi::signature::function_name(func);
-        for plan in &plans {
-            rewrite_argument(func, plan);
-            summary.push((name.clone(), plan.index, plan.strategy));
+    };
+    if kernel_is_used {
+        let mut readonly = readonly;
+        for func in kernels {
+            // Kernels before this one may have been rewritten.
+            readonly.forget_pointers();
+            let planned = plan_kernel(func, options, &layout, &mut readonly, &mut targets);
+            finish(func, planned);
+        }
+    } else {
+        let plan_chunk = |chunk: &[OperationRef<'c, 'a>]| {
+            let (mut readonly, mut targets) = (readonly.fresh(), TargetCache::default());
+            chunk.iter().map(|func| plan_kernel(*func, options, &layout, &mut readonly, &mut targets)).collect()
+        };
+        // SAFETY: planning only reads the IR; each chunk has its own caches
+        // (the table of functions is shared and only read). The kernels are
+        // rewritten after every chunk is planned, on this thread.
+        let planned: Vec<KernelPlans> = unsafe { crate::ir::parallel_chunks(module, &kernels, plan_chunk) };
+        for (func, planned) in kernels.into_iter().zip(planned) {
+            finish(func, planned);
         }
     }
     if failed > 0 {
         return Err(LowerStructArgsError::Kernels { kernels: failed, problems });
     }
     Ok(summary)
+}
+
+/// A kernel's plans, or the problems (each at its location) that leave it
+/// unchanged.
+type KernelPlans<'c, 'a> = Result<Vec<ArgumentPlan<'c, 'a>>, Vec<(melior::ir::Location<'c>, String)>>;
+
+/// The plans of kernel `func`'s `byval` parameters, or its problems: a
+/// target that cannot be worked out, a parameter type without an ABI, a
+/// `byval` parameter that cannot be lowered, parameters over the
+/// param-space limit. Only reads the IR.
+fn plan_kernel<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    options: &LowerStructArgsOptions,
+    layout: &DataLayout,
+    readonly: &mut ReadOnlyAnalysis<'c, 'a>,
+    targets: &mut TargetCache,
+) -> KernelPlans<'c, 'a> {
+    let target =
+        options.target.target_of_cached(func, targets).map_err(|error| vec![(func.location(), error.to_string())])?;
+    // The signature fails only on types without an ABI; a byval one is
+    // reported at its parameter by the plan below instead.
+    let signature = function_signature(func, false);
+    let (signature_problem, too_big) = match signature.as_ref().map(|s| check_param_space(s, layout, &target)) {
+        Ok(Ok(None)) => (None, None),
+        Ok(Ok(Some(too_big))) => (None, Some((func.location(), too_big.to_string()))),
+        Ok(Err(error)) => (Some((func.location(), error.to_string())), None),
+        Err(error) => (Some((func.location(), error.to_string())), None),
+    };
+    let mut plans = Vec::new();
+    let mut errors = Vec::new();
+    if options.opt_byval {
+        let plan_context = PlanContext {
+            layout,
+            has_cvta_param: target.has_cvta_param(),
+            max_copy: options.max_byval_size,
+            kernel: true,
+        };
+        for parameter in byval_parameters(func, signature.as_ref().ok(), layout) {
+            match plan_argument(func, parameter, plan_context, readonly) {
+                Ok(plan) => plans.push(plan),
+                Err(found) => errors.extend(found.into_iter().map(|p| (p.location, p.message))),
+            }
+        }
+    }
+    if let Some(problem) = signature_problem.filter(|_| errors.is_empty()) {
+        errors.push(problem);
+    }
+    errors.extend(too_big);
+    if errors.is_empty() {
+        Ok(plans)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Whether every use of the parameter in `plan` reads it at a place known
@@ -401,7 +448,7 @@ fn lower_device_functions<'c, 'a>(
     options: &LowerStructArgsOptions,
     layout: &DataLayout,
     targets: &mut TargetCache,
-) {
+) -> std::collections::HashMap<String, symbols::SymbolUses<'c, 'a>> {
     let thresholds = options.thresholds();
     // Externally visible functions the module calls: an internal clone for
     // the module's calls (or, for a whole program, internal linkage), which
@@ -425,33 +472,50 @@ fn lower_device_functions<'c, 'a>(
     // flattens in turn.
     for _ in 0..MAX_ROUNDS {
         let first_round = to_plan.is_none();
-        let mut plan = |func: OperationRef<'c, 'a>, name: &str| {
-            if first_round && crate::kernel::has_body(func) && !is_kernel(func) && device::is_variadic(func) {
-                emit_remark(
-                    func.location(),
-                    &format!(
-                        "lower-struct-args leaves the variadic function '@{name}' as it is: its fixed parameters keep their form, and llc passes the variadic arguments in one .param buffer"
-                    ),
-                );
+        let functions: Vec<_> = module_functions(module)
+            .into_iter()
+            .map(|func| (func, crate::abi::signature::function_name(func)))
+            .filter(|(_, name)| {
+                // The others' plans are what they were in the last round:
+                // none (checked in debug builds).
+                cfg!(debug_assertions) || to_plan.as_ref().is_none_or(|names| names.contains(name))
+            })
+            .collect();
+        let plan_chunk = |chunk: &[(OperationRef<'c, 'a>, String)]| {
+            let mut targets = TargetCache::default();
+            let mut found = Vec::new();
+            for (func, name) in chunk {
+                let target = device_target(*func, options, &mut targets);
+                let policy = device::PlanPolicy {
+                    layout,
+                    thresholds: &thresholds,
+                    lower_byval: options.opt_byval,
+                    target: &target,
+                };
+                let plan =
+                    device::plan_function(*func, symbols.get(name.as_str()), &policy, options.flatten_kernel_args);
+                if to_plan.as_ref().is_some_and(|names| !names.contains(name)) {
+                    debug_assert!(plan.is_none(), "'@{name}' would change after a round that did not touch it");
+                    continue;
+                }
+                found.extend(plan.map(|plan| (name.clone(), plan)));
             }
-            let target = device_target(func, options, targets);
-            let policy =
-                device::PlanPolicy { layout, thresholds: &thresholds, lower_byval: options.opt_byval, target: &target };
-            device::plan_function(func, symbols.get(name), &policy, options.flatten_kernel_args)
+            found
         };
-        let mut plans = Vec::new();
-        for func in module_functions(module) {
-            let name = crate::abi::signature::function_name(func);
-            if to_plan.as_ref().is_some_and(|names| !names.contains(&name)) {
-                // Its plan is what it was in the last round: none.
-                debug_assert!(
-                    plan(func, &name).is_none(),
-                    "'@{name}' would change after a round that did not touch it"
-                );
-                continue;
-            }
-            if let Some(found) = plan(func, &name) {
-                plans.push((name, found));
+        // SAFETY: planning only reads the IR (and the symbol map), and each
+        // chunk has its own target cache; nothing is rewritten until every
+        // chunk is planned.
+        let plans = unsafe { crate::ir::parallel_chunks(module, &functions, plan_chunk) };
+        if first_round {
+            for (func, name) in &functions {
+                if crate::kernel::has_body(*func) && !is_kernel(*func) && device::is_variadic(*func) {
+                    emit_remark(
+                        func.location(),
+                        &format!(
+                            "lower-struct-args leaves the variadic function '@{name}' as it is: its fixed parameters keep their form, and llc passes the variadic arguments in one .param buffer"
+                        ),
+                    );
+                }
             }
         }
         if plans.is_empty() {
@@ -470,6 +534,7 @@ fn lower_device_functions<'c, 'a>(
         symbols::same_uses(&symbols, &symbols::symbol_uses(module)),
         "the symbol uses kept through the rounds are those of the module"
     );
+    symbols
 }
 
 /// The target a device function's parameters are decided for: its own (or
@@ -492,34 +557,43 @@ fn check_device_byval<'c, 'a>(
     module: OperationRef<'c, 'a>,
     options: &LowerStructArgsOptions,
     layout: &DataLayout,
-    readonly: &mut ReadOnlyAnalysis<'c, 'a>,
+    readonly: &ReadOnlyAnalysis<'c, 'a>,
 ) -> (usize, usize) {
     if !options.opt_byval {
         return (0, 0);
     }
-    let (mut failed, mut problems) = (0, 0);
-    for func in module_functions(module) {
-        let has_body = crate::kernel::has_body(func);
-        // (The signature is worked out only for a function with a `byval`
-        // parameter: most have none.)
-        if is_kernel(func) || !has_body || !has_byval_parameter(func) {
-            continue;
-        }
-        let signature = function_signature(func, false);
+    // (The signature is worked out only for a function with a `byval`
+    // parameter: most have none.)
+    let functions: Vec<_> = module_functions(module)
+        .into_iter()
+        .filter(|func| !is_kernel(*func) && crate::kernel::has_body(*func) && has_byval_parameter(*func))
+        .collect();
+    let check_chunk = |chunk: &[OperationRef<'c, 'a>]| {
+        let mut readonly = readonly.fresh();
         let context = PlanContext { layout, has_cvta_param: false, max_copy: options.max_byval_size, kernel: false };
-        let mut found = 0;
-        for parameter in byval_parameters(func, signature.as_ref().ok(), layout) {
-            if let Err(errors) = plan_argument(func, parameter, context, readonly) {
-                for problem in errors.iter().filter(|p| p.huge) {
-                    emit_error(problem.location, &problem.message);
-                    found += 1;
+        chunk
+            .iter()
+            .map(|func| {
+                let signature = function_signature(*func, false);
+                let mut huge = Vec::new();
+                for parameter in byval_parameters(*func, signature.as_ref().ok(), layout) {
+                    if let Err(errors) = plan_argument(*func, parameter, context, &mut readonly) {
+                        huge.extend(errors.into_iter().filter(|p| p.huge).map(|p| (p.location, p.message)));
+                    }
                 }
-            }
+                huge
+            })
+            .collect()
+    };
+    // SAFETY: planning only reads the IR; each chunk has its own caches.
+    let found: Vec<Vec<_>> = unsafe { crate::ir::parallel_chunks(module, &functions, check_chunk) };
+    let (mut failed, mut problems) = (0, 0);
+    for huge in found.iter().filter(|huge| !huge.is_empty()) {
+        for (location, message) in huge {
+            emit_error(*location, message);
         }
-        if found > 0 {
-            failed += 1;
-            problems += found;
-        }
+        failed += 1;
+        problems += huge.len();
     }
     (failed, problems)
 }

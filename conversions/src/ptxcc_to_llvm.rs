@@ -121,6 +121,10 @@ pub fn check_ptxcc_ops<'c, 'a>(
     let mut problems = 0;
     let mut grid_constants = Vec::new();
     for &op in ops {
+        // (One name lookup for the ops of other dialects, most of them.)
+        if ptxcc_dialect::OpInfo::find(crate::ir::op_name(op)).is_none() {
+            continue;
+        }
         let invalid = ptxcc_dialect::verify_op(op);
         if invalid > 0 {
             problems += invalid;
@@ -149,19 +153,19 @@ pub fn check_ptxcc_ops<'c, 'a>(
 /// patterns once to every op.
 pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOptions) -> Result<(), ConversionError> {
     // Collected first: a panic cannot unwind through MLIR's walk callback.
-    let ops: Vec<_> = std::iter::once(root).chain(crate::ir::nested_ops(root)).collect();
+    // Only ptxcc ops are checked; most functions of a large module hold
+    // none, and then no pattern can apply either, so the pattern driver (a
+    // walk and a worklist) is skipped.
+    let is_ptxcc = |op: &OperationRef| ptxcc_dialect::OpInfo::find(crate::ir::op_name(*op)).is_some();
+    let ops: Vec<_> = std::iter::once(root).chain(crate::ir::nested_ops(root)).filter(is_ptxcc).collect();
+    if ops.is_empty() {
+        return Ok(());
+    }
     let grid_constants = check_ptxcc_ops(&ops)?;
     for (op, index) in grid_constants {
         if let Some(func) = crate::kernel::enclosing_function(op) {
             casts::mark_grid_constant(func, index);
         }
-    }
-
-    // Most functions of a large module hold no ptxcc op: no pattern can
-    // apply there, so the pattern driver (a walk and a worklist) is skipped.
-    let is_ptxcc = |op: &OperationRef| ptxcc_dialect::OpInfo::find(crate::ir::op_name(*op)).is_some();
-    if !ops.iter().any(is_ptxcc) {
-        return Ok(());
     }
     copy_loop::expand_copy_loops(root, options);
 

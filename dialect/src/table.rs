@@ -47,6 +47,10 @@ pub struct OpInfo {
 impl OpInfo {
     /// The op with the given full name (`ptxcc.load_param`), if the dialect has it.
     pub fn find(full_name: &str) -> Option<&'static OpInfo> {
+        // (Most names asked about are other dialects' ops.)
+        if !full_name.strip_prefix(crate::DIALECT_NAME).is_some_and(|rest| rest.starts_with('.')) {
+            return None;
+        }
         OPS.iter().find(|op| op.full_name == full_name)
     }
 }

@@ -90,25 +90,12 @@ pub fn emit_error(location: Location, message: &str) {
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }
 
-/// How remarks reach MLIR's diagnostic engine: the C API has no
-/// `emitRemark`, so the embedding crate installs one
-/// ([`set_remark_emitter`]); without it remarks are dropped.
-pub type RemarkEmitter = unsafe extern "C" fn(mlir_sys::MlirLocation, *const std::ffi::c_char);
-
-static REMARK_EMITTER: std::sync::OnceLock<RemarkEmitter> = std::sync::OnceLock::new();
-
-/// Installs the function that emits remarks (once per process; later calls
-/// are ignored).
-pub fn set_remark_emitter(emitter: RemarkEmitter) {
-    let _ = REMARK_EMITTER.set(emitter);
-}
-
-/// Emits a remark diagnostic at `location`, when an emitter is installed.
+/// Emits a remark diagnostic at `location` (through the shim: the C API has
+/// no `emitRemark`).
 pub fn emit_remark(location: Location, message: &str) {
-    let Some(emitter) = REMARK_EMITTER.get() else { return };
     let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
     // SAFETY: the location is alive and the string outlives the call.
-    unsafe { emitter(location.to_raw(), message.as_ptr()) }
+    unsafe { ptxcc_shim::ptxccEmitRemark(location.to_raw(), message.as_ptr()) }
 }
 
 /// The problems of one op, as messages.

@@ -1,7 +1,7 @@
 //! From MLIR's LLVM-dialect types to [`AbiType`].
 //!
 //! The C API has a query for every type family except the element count of
-//! `!llvm.array`, which is read from the printed type (`!llvm.array<4 x i32>`).
+//! `!llvm.array`, which the shim answers (`ptxcc_shim::array_length`).
 
 use melior::ir::{Type, TypeLike};
 
@@ -79,14 +79,8 @@ pub fn abi_type(r#type: Type) -> Result<AbiType, AbiError> {
             return Ok(AbiType::Struct(StructType { name, fields, packed }));
         }
     }
-    let text = r#type.to_string();
-    if let Some(rest) = text.strip_prefix("!llvm.array<") {
-        let count: u64 = rest
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .and_then(|digits| digits.parse().ok())
-            .ok_or_else(|| unsupported("cannot read the element count"))?;
-        // SAFETY: the printed form says this is an LLVM array type.
+    if let Some(count) = ptxcc_shim::array_length(raw) {
+        // SAFETY: the shim says this is an LLVM array type.
         let elem = unsafe { Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(raw)) };
         return Ok(AbiType::array(abi_type(elem)?, count));
     }

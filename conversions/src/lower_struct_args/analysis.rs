@@ -281,8 +281,15 @@ pub fn plan_argument<'c, 'a>(
     Ok(plan)
 }
 
-/// `file:line:col` of a location, without the `loc(...)` wrapper.
+/// `file:line:col` of a location (the first inside a name, call-site or
+/// fused location); otherwise the location as printed, without the
+/// `loc(...)` wrapper.
 pub fn location_text(location: melior::ir::Location) -> String {
+    match ptxcc_shim::file_line_col(location.to_raw()) {
+        Some((file, 0, _)) => return file,
+        Some((file, line, column)) => return format!("{file}:{line}:{column}"),
+        None => {}
+    }
     let text = location.to_string();
     let inner = text.strip_prefix("loc(").and_then(|t| t.strip_suffix(')')).unwrap_or(&text);
     inner.replace('"', "")

@@ -50,7 +50,8 @@ impl<'c, 'a> Escape<'c, 'a> {
 /// The read-only analysis over one module, with a cache of the callee
 /// parameters it has decided.
 pub struct ReadOnlyAnalysis<'c, 'a> {
-    functions: HashMap<String, Option<OperationRef<'c, 'a>>>,
+    /// The functions by name (shared by [`Self::fresh`] copies).
+    functions: std::sync::Arc<HashMap<String, Option<OperationRef<'c, 'a>>>>,
     decided: HashMap<(String, usize), bool>,
     in_progress: HashSet<(String, usize)>,
     /// How many times an in-progress parameter was assumed read-only (a
@@ -73,6 +74,18 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         for func in module_functions(module) {
             functions.entry(function_name(func)).and_modify(|known| *known = None).or_insert(Some(func));
         }
+        // (Shared with the `fresh` copies other threads use: only read.)
+        #[allow(clippy::arc_with_non_send_sync)]
+        Self::with_functions(std::sync::Arc::new(functions))
+    }
+
+    /// An analysis of the same module with empty caches, sharing the table
+    /// of functions (for another thread: the table is only read).
+    pub fn fresh(&self) -> Self {
+        Self::with_functions(std::sync::Arc::clone(&self.functions))
+    }
+
+    fn with_functions(functions: std::sync::Arc<HashMap<String, Option<OperationRef<'c, 'a>>>>) -> Self {
         Self {
             functions,
             decided: HashMap::new(),
@@ -280,20 +293,11 @@ fn promises_no_capture(op: OperationRef, index: usize) -> bool {
 /// `nocapture`.
 fn reads_memory_only(op: OperationRef) -> bool {
     let Ok(effects) = op.attribute("memory_effects") else { return false };
-    let levels = memory_effect_levels(&effects.to_string());
-    let reads_at_most =
-        |kind: &str| levels.iter().any(|(k, level)| k == kind && matches!(level.as_str(), "none" | "read"));
-    reads_at_most("other") && reads_at_most("argMem") && !returns_pointer(op)
-}
-
-/// The `kind = level` pairs of a printed `#llvm.memory_effects<...>`.
-fn memory_effect_levels(text: &str) -> Vec<(String, String)> {
-    let inner = text.split_once('<').and_then(|(_, rest)| rest.strip_suffix('>')).unwrap_or_default();
-    inner
-        .split(',')
-        .filter_map(|pair| pair.split_once('='))
-        .map(|(kind, level)| (kind.trim().to_string(), level.trim().to_string()))
-        .collect()
+    let Some((other, arg_mem)) = ptxcc_shim::memory_effects(melior::ir::attribute::AttributeLike::to_raw(&effects))
+    else {
+        return false;
+    };
+    !other.writes() && !arg_mem.writes() && !returns_pointer(op)
 }
 
 /// Whether a call, or a function, returns a pointer.

@@ -10,7 +10,12 @@
 //   * turn off the "see current operation" note on diagnostics;
 //   * say which op a (nested) pass manager is anchored on;
 //   * translate to LLVM IR text without crashing on failure;
-//   * print an op into one buffer (melior's printer calls back per token).
+//   * print an op into one buffer (melior's printer calls back per token);
+//   * run a loop on the context's thread pool (`mlir::parallelFor`, which
+//     runs in order on the calling thread when the context is not
+//     multi-threaded);
+//   * read an `!llvm.array`'s length or a `#llvm.memory_effects`' levels
+//     (without them, those facts were read from printed IR).
 // (LLVM IR input and PTX output, which need LLVM itself, are in
 // ptxcc_llvm.cpp.)
 // Each function below does one of those and calls back into Rust. No
@@ -38,6 +43,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Threading.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -230,6 +238,40 @@ void ptxccPrintOperation(MlirOperation op, bool generic,
     flags.printGenericOpForm();
   ChunkStream os(callback, userData);
   unwrap(op)->print(os, flags);
+}
+
+/// Calls `body(index, userData)` for every index in [0, count):
+/// concurrently on the context's thread pool when the context is
+/// multi-threaded, else in order on the calling thread. Returns when every
+/// call has returned.
+void ptxccParallelFor(MlirContext context, size_t count,
+                      void (*body)(size_t index, void *userData),
+                      void *userData) {
+  mlir::parallelFor(unwrap(context), 0, count,
+                    [&](size_t index) { body(index, userData); });
+}
+
+/// The number of elements of an `!llvm.array` type, in `count`; false when
+/// `type` is not one.
+bool ptxccLLVMArrayTypeGetNumElements(MlirType type, uint64_t *count) {
+  auto array = llvm::dyn_cast<LLVM::LLVMArrayType>(unwrap(type));
+  if (!array)
+    return false;
+  *count = array.getNumElements();
+  return true;
+}
+
+/// The `other` and `argMem` levels of a `#llvm.memory_effects` attribute
+/// (`LLVM::ModRefInfo`: 0 none, 1 read, 2 write, 3 read-write); false when
+/// `attribute` is not one.
+bool ptxccLLVMMemoryEffectsAttrGetLevels(MlirAttribute attribute,
+                                         uint32_t *other, uint32_t *argMem) {
+  auto effects = llvm::dyn_cast<LLVM::MemoryEffectsAttr>(unwrap(attribute));
+  if (!effects)
+    return false;
+  *other = static_cast<uint32_t>(effects.getOther());
+  *argMem = static_cast<uint32_t>(effects.getArgMem());
+  return true;
 }
 
 } // extern "C"

@@ -1,0 +1,241 @@
+//! Bindings to the C++ shim (`cpp/ptxcc_shim.cpp`, and `cpp/ptxcc_llvm.cpp`
+//! for LLVM IR input and PTX output): the few things the MLIR 22 C API
+//! cannot do.
+//!
+//! The bottom crate of ptxcc: the dialect, the passes and the driver all
+//! call it, so none of them has to read a fact by printing IR. Safe
+//! wrappers of the raw functions live next to their users, except the few
+//! that every crate needs ([`write_text`], [`parallel_for`], ...).
+
+use mlir_sys::{
+    MlirAttribute, MlirContext, MlirDialectRegistry, MlirLocation, MlirOpPassManager, MlirOperation, MlirStringRef,
+    MlirType,
+};
+use std::ffi::{c_char, c_void};
+
+/// Builds a registered pipeline into an op pass manager (see the C++ side).
+pub type PipelineBuilder = unsafe extern "C" fn(
+    user_data: *mut c_void,
+    pm: MlirOpPassManager,
+    anchor: MlirStringRef,
+    options: MlirStringRef,
+    error: *mut *mut c_char,
+) -> bool;
+
+/// Receives a chunk of text.
+pub type StringCallback = unsafe extern "C" fn(text: MlirStringRef, user_data: *mut c_void);
+
+// Each function is documented at its definition in `cpp/`; every pointer
+// argument must be live for the call.
+unsafe extern "C" {
+    /// Registers a pass pipeline `name` that MLIR's pipeline parser builds
+    /// by calling `builder` (with `user_data`).
+    pub fn ptxccRegisterPassPipeline(
+        name: MlirStringRef,
+        description: MlirStringRef,
+        builder: PipelineBuilder,
+        user_data: *mut c_void,
+    );
+    /// Registers the upstream passes ptxcc's driver offers.
+    pub fn ptxccRegisterUpstreamPasses();
+    /// The op name a (nested) pass manager is anchored on.
+    pub fn ptxccOpPassManagerAnchor(pm: MlirOpPassManager) -> MlirStringRef;
+    /// Emits a remark at `location` (the C API only has `mlirEmitError`).
+    pub fn ptxccEmitRemark(location: MlirLocation, message: *const c_char);
+    /// Registers the dialects and translations ptxcc uses (only those).
+    pub fn ptxccRegisterDialects(registry: MlirDialectRegistry);
+    /// Parses `source` into a module named after `filename`; null on error.
+    pub fn ptxccParseModule(context: MlirContext, source: MlirStringRef, filename: MlirStringRef) -> MlirOperation;
+    /// The first file/line/column inside `location`; false when none.
+    pub fn ptxccLocationFileLineCol(
+        location: MlirLocation,
+        filename: *mut MlirStringRef,
+        line: *mut u32,
+        column: *mut u32,
+    ) -> bool;
+    /// Turns the "see current operation" note on diagnostics on or off.
+    pub fn ptxccContextSetPrintOpOnDiagnostic(context: MlirContext, enable: bool);
+    /// Translates a module to LLVM IR text, handed to `callback`.
+    pub fn ptxccTranslateToLLVMIR(module: MlirOperation, callback: StringCallback, user_data: *mut c_void) -> bool;
+    /// Imports LLVM IR (text or bitcode) into the LLVM dialect; null on error.
+    pub fn ptxccImportLLVMIR(context: MlirContext, source: MlirStringRef, filename: MlirStringRef) -> MlirOperation;
+    /// Makes LLVM's fatal errors print `prefix` and exit with status 1.
+    pub fn ptxccExitOnFatalError(prefix: MlirStringRef);
+    /// Prints a verified op through `callback`, in chunks.
+    pub fn ptxccPrintOperation(op: MlirOperation, generic: bool, callback: StringCallback, user_data: *mut c_void);
+    /// Runs LLVM's NVPTX backend on a module; the PTX goes to `callback`.
+    pub fn ptxccEmitPTX(
+        module: MlirOperation,
+        cpu: MlirStringRef,
+        features: MlirStringRef,
+        callback: StringCallback,
+        user_data: *mut c_void,
+    ) -> bool;
+    /// `mlir::parallelFor` over `0..count` (see [`parallel_for`]).
+    pub fn ptxccParallelFor(
+        context: MlirContext,
+        count: usize,
+        body: unsafe extern "C" fn(index: usize, user_data: *mut c_void),
+        user_data: *mut c_void,
+    );
+    /// The number of elements of an `!llvm.array` type; false when the
+    /// type is not one.
+    pub fn ptxccLLVMArrayTypeGetNumElements(array: MlirType, count: *mut u64) -> bool;
+    /// The `other` and `argMem` levels of a `#llvm.memory_effects`
+    /// attribute (see [`ModRef`]); false when it is not one.
+    pub fn ptxccLLVMMemoryEffectsAttrGetLevels(attribute: MlirAttribute, other: *mut u32, arg_mem: *mut u32) -> bool;
+}
+
+/// What a `#llvm.memory_effects` level allows (LLVM's `ModRefInfo`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModRef {
+    /// `none`.
+    None,
+    /// `read`.
+    Read,
+    /// `write`.
+    Write,
+    /// `readwrite`.
+    ReadWrite,
+}
+
+impl ModRef {
+    fn from_level(level: u32) -> Self {
+        match level {
+            0 => Self::None,
+            1 => Self::Read,
+            2 => Self::Write,
+            _ => Self::ReadWrite,
+        }
+    }
+
+    /// Whether memory may be written.
+    pub fn writes(self) -> bool {
+        matches!(self, Self::Write | Self::ReadWrite)
+    }
+}
+
+/// The `other` and `argMem` levels of `attribute` when it is a
+/// `#llvm.memory_effects`.
+pub fn memory_effects(attribute: MlirAttribute) -> Option<(ModRef, ModRef)> {
+    let (mut other, mut arg_mem) = (0, 0);
+    // SAFETY: the attribute handle comes from a live context (the caller's
+    // `MlirAttribute`); the outputs are local.
+    let found = unsafe { ptxccLLVMMemoryEffectsAttrGetLevels(attribute, &mut other, &mut arg_mem) };
+    found.then(|| (ModRef::from_level(other), ModRef::from_level(arg_mem)))
+}
+
+/// The first file, line and column inside `location` (through name,
+/// call-site and fused locations); line and column are 0 for a location
+/// that names only a file.
+pub fn file_line_col(location: MlirLocation) -> Option<(String, u32, u32)> {
+    let mut name = MlirStringRef { data: std::ptr::null(), length: 0 };
+    let (mut line, mut column) = (0, 0);
+    // SAFETY: the location handle comes from a live context (the caller's
+    // `MlirLocation`); the outputs are local.
+    let found = unsafe { ptxccLocationFileLineCol(location, &mut name, &mut line, &mut column) };
+    // SAFETY: the name is owned by the context.
+    found.then(|| (unsafe { to_string(name) }, line, column))
+}
+
+/// The number of elements of `ty` when it is an `!llvm.array`.
+pub fn array_length(ty: MlirType) -> Option<u64> {
+    let mut count = 0;
+    // SAFETY: the type handle comes from a live context (the caller's
+    // `MlirType`); the output is local.
+    unsafe { ptxccLLVMArrayTypeGetNumElements(ty, &mut count) }.then_some(count)
+}
+
+/// Calls `body(i)` for every `i` in `0..count`: concurrently on the
+/// context's thread pool when `context` is multi-threaded (the pool MLIR's
+/// pass manager uses), else in order on the calling thread. A panic in
+/// `body` is caught on its thread and raised again here, after every call
+/// has returned.
+///
+/// `body` runs on other threads: what it does to the IR and the context
+/// must be safe to do concurrently (reading IR, creating attributes and
+/// types in a multi-threaded context, and changing ops no other call
+/// touches).
+pub fn parallel_for(context: MlirContext, count: usize, body: &(dyn Fn(usize) + Sync)) {
+    struct Shared<'b> {
+        body: &'b (dyn Fn(usize) + Sync),
+        panic: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
+    }
+    unsafe extern "C" fn call(index: usize, user_data: *mut c_void) {
+        // SAFETY: `user_data` is the `Shared` below, alive until
+        // `ptxccParallelFor` returns, and only read here.
+        let shared = unsafe { &*(user_data as *const Shared) };
+        // A panic must not unwind into C++.
+        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (shared.body)(index))) {
+            let mut panic = shared.panic.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            panic.get_or_insert(payload);
+        }
+    }
+    if count == 0 {
+        return;
+    }
+    let shared = Shared { body, panic: std::sync::Mutex::new(None) };
+    // SAFETY: the context is live (the caller's handle); `shared` outlives
+    // the call, which returns only once every `call` has.
+    unsafe { ptxccParallelFor(context, count, call, (&shared as *const Shared).cast_mut().cast()) };
+    if let Some(payload) = shared.panic.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+        std::panic::resume_unwind(payload);
+    }
+}
+
+/// Runs `call` with a [`StringCallback`] and its user data that write every
+/// chunk of text handed to them to `sink`; returns the first write error
+/// (the chunks after it are dropped) and what `call` returned. (The one
+/// callback behind printing, translating and PTX output.)
+pub fn write_text<R>(
+    sink: &mut dyn std::io::Write,
+    call: impl FnOnce(StringCallback, *mut c_void) -> R,
+) -> (std::io::Result<()>, R) {
+    struct Stream<'w> {
+        sink: &'w mut dyn std::io::Write,
+        error: Option<std::io::Error>,
+    }
+    unsafe extern "C" fn write(text: MlirStringRef, user_data: *mut c_void) {
+        if text.data.is_null() || text.length == 0 {
+            return;
+        }
+        // SAFETY: `user_data` is the stream below, alive during `call`, and
+        // `text` points at `length` readable bytes during the callback.
+        unsafe {
+            let stream = &mut *(user_data as *mut Stream);
+            if stream.error.is_none() {
+                let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
+                stream.error = stream.sink.write_all(bytes).err();
+            }
+        }
+    }
+    let mut stream = Stream { sink, error: None };
+    let result = call(write, (&mut stream as *mut Stream).cast());
+    (stream.error.map_or(Ok(()), Err), result)
+}
+
+/// [`write_text`] into one buffer, returned with what `call` returned.
+pub fn collect_text<R>(call: impl FnOnce(StringCallback, *mut c_void) -> R) -> (Vec<u8>, R) {
+    let mut buffer = Vec::new();
+    // (Writing to a `Vec` cannot fail.)
+    let (_, result) = write_text(&mut buffer, call);
+    (buffer, result)
+}
+
+/// A Rust string as an `MlirStringRef` (valid while `text` lives).
+pub fn string_ref(text: &str) -> MlirStringRef {
+    MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
+}
+
+/// An `MlirStringRef` as a Rust string (lossy for invalid UTF-8).
+///
+/// # Safety
+/// `text` must point at `length` readable bytes.
+pub unsafe fn to_string(text: MlirStringRef) -> String {
+    if text.data.is_null() || text.length == 0 {
+        return String::new();
+    }
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
