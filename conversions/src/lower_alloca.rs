@@ -205,8 +205,7 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     } else {
         Vec::new()
     };
-    // (The target is worked out only when it matters: reading it prints the
-    // function's `target_features`.)
+    // (The target is worked out only when it matters, for a dynamic alloca.)
     if !dynamic.is_empty() {
         match options.target.target_of(func) {
             // llc lowers it to PTX's own alloca: left as it is.

@@ -175,9 +175,9 @@ impl TargetOptions {
 /// a function's `target_cpu` and `target_features` attributes, or the op
 /// around it when it has neither (a `gpu.module`'s targets). Attributes are
 /// uniqued and live as long as their context, so a key stays true for the
-/// run; reading `target_features` prints it (the C API has no accessor),
-/// which a module of thousands of functions otherwise does thousands of
-/// times per pass.
+/// run; working a target out (reading the features, resolving the chip
+/// and PTX version) is otherwise repeated for each of a module's thousands
+/// of functions, which mostly share one pair of attributes.
 #[derive(Debug, Default)]
 pub struct TargetCache {
     known: HashMap<[usize; 3], Result<Target, AbiError>>,

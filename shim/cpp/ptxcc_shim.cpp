@@ -14,8 +14,9 @@
 //   * run a loop on the context's thread pool (`mlir::parallelFor`, which
 //     runs in order on the calling thread when the context is not
 //     multi-threaded);
-//   * read an `!llvm.array`'s length or a `#llvm.memory_effects`' levels
-//     (without them, those facts were read from printed IR).
+//   * read an `!llvm.array`'s length, a `#llvm.memory_effects`' levels or a
+//     `#llvm.target_features`' list (without them, those facts were read
+//     from printed IR).
 // (LLVM IR input and PTX output, which need LLVM itself, are in
 // ptxcc_llvm.cpp.)
 // Each function below does one of those and calls back into Rust. No
@@ -272,6 +273,20 @@ bool ptxccLLVMMemoryEffectsAttrGetLevels(MlirAttribute attribute,
   *other = static_cast<uint32_t>(effects.getOther());
   *argMem = static_cast<uint32_t>(effects.getArgMem());
   return true;
+}
+
+/// The number of features of a `#llvm.target_features` attribute; -1 when
+/// `attribute` is not one.
+intptr_t ptxccLLVMTargetFeaturesAttrGetNumFeatures(MlirAttribute attribute) {
+  auto features = llvm::dyn_cast<LLVM::TargetFeaturesAttr>(unwrap(attribute));
+  return features ? static_cast<intptr_t>(features.getFeatures().size()) : -1;
+}
+
+/// Feature `index` (`+ptx81`) of a `#llvm.target_features` attribute.
+MlirStringRef ptxccLLVMTargetFeaturesAttrGetFeature(MlirAttribute attribute,
+                                                    intptr_t index) {
+  auto features = llvm::cast<LLVM::TargetFeaturesAttr>(unwrap(attribute));
+  return wrap(features.getFeatures()[index].getValue());
 }
 
 } // extern "C"

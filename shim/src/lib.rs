@@ -81,6 +81,11 @@ unsafe extern "C" {
     /// The number of elements of an `!llvm.array` type; false when the
     /// type is not one.
     pub fn ptxccLLVMArrayTypeGetNumElements(array: MlirType, count: *mut u64) -> bool;
+    /// The number of features of a `#llvm.target_features` attribute; -1
+    /// when it is not one.
+    pub fn ptxccLLVMTargetFeaturesAttrGetNumFeatures(attribute: MlirAttribute) -> isize;
+    /// Feature `index` of a `#llvm.target_features` attribute.
+    pub fn ptxccLLVMTargetFeaturesAttrGetFeature(attribute: MlirAttribute, index: isize) -> MlirStringRef;
     /// The `other` and `argMem` levels of a `#llvm.memory_effects`
     /// attribute (see [`ModRef`]); false when it is not one.
     pub fn ptxccLLVMMemoryEffectsAttrGetLevels(attribute: MlirAttribute, other: *mut u32, arg_mem: *mut u32) -> bool;
@@ -136,6 +141,19 @@ pub fn file_line_col(location: MlirLocation) -> Option<(String, u32, u32)> {
     let found = unsafe { ptxccLocationFileLineCol(location, &mut name, &mut line, &mut column) };
     // SAFETY: the name is owned by the context.
     found.then(|| (unsafe { to_string(name) }, line, column))
+}
+
+/// The features (`+ptx81`, `+sm_90`) of `attribute` when it is a
+/// `#llvm.target_features`.
+pub fn target_features(attribute: MlirAttribute) -> Option<Vec<String>> {
+    // SAFETY: the attribute handle comes from a live context (the caller's
+    // `MlirAttribute`); indices stay below the count the shim gave.
+    unsafe {
+        let count = ptxccLLVMTargetFeaturesAttrGetNumFeatures(attribute);
+        (count >= 0).then(|| {
+            (0..count).map(|index| to_string(ptxccLLVMTargetFeaturesAttrGetFeature(attribute, index))).collect()
+        })
+    }
 }
 
 /// The number of elements of `ty` when it is an `!llvm.array`.

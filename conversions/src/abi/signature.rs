@@ -223,8 +223,10 @@ pub fn function_target(func: OperationRef, chip: Option<&str>, ptx: Option<u32>)
     let function_chip =
         func.attribute("target_cpu").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value());
     let features: Option<Vec<String>> = func.attribute("target_features").ok().map(|a| {
-        // `#llvm.target_features<["+ptx81", "+sm_90"]>`
-        a.to_string().split('"').skip(1).step_by(2).map(str::to_string).collect()
+        // `#llvm.target_features<["+ptx81", "+sm_90"]>`; anything else (a
+        // string) as printed.
+        ptxcc_shim::target_features(a.to_raw())
+            .unwrap_or_else(|| a.to_string().split('"').skip(1).step_by(2).map(str::to_string).collect())
     });
     if function_chip.is_none() && features.is_none() {
         if let Some(target) = gpu_module_target(func) {
