@@ -44,50 +44,26 @@ enum OpKind {
     All,
 }
 
-/// Below this many top-level ops a module is walked on one thread.
-const PARALLEL_FROM: usize = 512;
-
 /// Every use of every symbol in `module`, by name.
 ///
-/// A large module is walked in two halves at once, the second on another
-/// thread (the walk reads each of its millions of ops: a few percent of a
-/// pipeline run). Both only read the IR and create nothing in the context;
-/// the rare ops whose every attribute must be read (which can build an
-/// attribute dictionary) are read afterwards on this thread.
+/// The ops directly in the module are walked in chunks on the context's
+/// thread pool ([`crate::ir::parallel_chunks`]: the walk reads each of a
+/// large module's millions of ops, a few percent of a pipeline run), and
+/// what the chunks found is merged in the module's order.
 pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, SymbolUses<'c, 'a>> {
     // SAFETY: `context_ref` lives as long as the reference (melior's
     // `to_ref` points into the `ContextRef` itself, not at the context).
     let context_ref = module.context();
     let context: &Context = unsafe { context_ref.to_ref() };
     // Attributes are uniqued: one comparison finds `musttail`.
-    let musttail = Attribute::parse(context, crate::ir::MUSTTAIL).map_or(0, |a| a.to_raw().ptr as usize);
+    let musttail = Attribute::parse(context, crate::ir::MUSTTAIL);
     // The ops directly in the module, in the order a pre-order walk visits
     // them: walking each in turn visits what walking the module does.
     let tops = direct_ops(module);
-    // The second half starts at a function (the walk attributes a call to
-    // the last function before it).
-    let split = (tops.len() >= PARALLEL_FROM)
-        .then(|| (tops.len() / 2..tops.len()).find(|&i| op_name(tops[i]) == "llvm.func"))
-        .flatten();
-    let raw = |ops: &[OperationRef]| -> Vec<usize> { ops.iter().map(|op| op.to_raw().ptr as usize).collect() };
-    let parts = match split {
-        Some(split) => {
-            let (first, second) = (raw(&tops[..split]), raw(&tops[split..]));
-            std::thread::scope(|scope| {
-                let other = std::thread::Builder::new()
-                    .name("ptxcc-symbols".into())
-                    .stack_size(WALK_STACK_SIZE)
-                    .spawn_scoped(scope, move || walk_part(&second, musttail));
-                let first = walk_part(&first, musttail);
-                match other {
-                    Ok(handle) => vec![first, handle.join().expect("the symbol walk does not panic")],
-                    // No thread to be had: the second half here.
-                    Err(_) => vec![first, walk_part(&raw(&tops[split..]), musttail)],
-                }
-            })
-        }
-        None => vec![walk_part(&raw(&tops), musttail)],
-    };
+    // SAFETY: the walk reads the IR; the one thing it may create in the
+    // context is an op's attribute dictionary (for ops of kind `All`), which
+    // a multi-threaded context allows from any thread.
+    let parts = unsafe { crate::ir::parallel_chunks(module, &tops, |chunk| vec![walk_part(chunk, musttail)]) };
     merge(parts)
 }
 
@@ -108,42 +84,27 @@ fn direct_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     ops
 }
 
-/// The stack of the thread that walks half a module: MLIR's walk recurses
-/// once per level of nesting (see the driver's nesting limit).
-const WALK_STACK_SIZE: usize = 64 << 20;
-
-/// What the walk of some ops found (names and raw op pointers: it may run on
-/// another thread).
+/// What the walk of some ops found, in walk order.
 #[derive(Default)]
-struct Part {
-    /// Direct calls: callee and call, in walk order.
-    calls: Vec<(String, usize)>,
+struct Part<'c, 'a> {
+    /// Direct calls: callee and call.
+    calls: Vec<(String, OperationRef<'c, 'a>)>,
     /// Names used otherwise.
     other: Vec<String>,
     /// Callees of `musttail` calls, and the functions that make them.
     musttail: Vec<String>,
     /// Function definitions.
     defined: Vec<String>,
-    /// Ops whose every attribute must be read (done on the calling thread).
-    deferred: Vec<usize>,
 }
 
 /// Walks `roots` and every op in them (pre-order), as [`symbol_uses`] does.
-/// Reads the IR without creating anything in the context.
-fn walk_part(roots: &[usize], musttail: usize) -> Part {
+fn walk_part<'c, 'a>(roots: &[OperationRef<'c, 'a>], musttail: Option<Attribute>) -> Part<'c, 'a> {
     let mut part = Part::default();
     let mut kinds: HashMap<*const std::ffi::c_void, OpKind> = HashMap::new();
-    let mut current_function = String::new();
     let mut named_attributes = Vec::new();
     for &root in roots {
-        // SAFETY: `root` is a live op of the module being walked.
-        let root = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: root as *mut _ }) };
-        let mut ops = vec![root.to_raw()];
         // Collected first: a panic cannot unwind through MLIR's walk callback.
-        ops.extend(crate::ir::nested_ops(root).into_iter().map(|op| op.to_raw()));
-        for raw in ops {
-            // SAFETY: collected from the live op `root`.
-            let op = unsafe { OperationRef::from_raw(raw) };
+        for op in std::iter::once(root).chain(crate::ir::nested_ops(root)) {
             // SAFETY: the name of a live op.
             let identifier = unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) };
             // Op names are uniqued identifiers: what to read of an op is
@@ -151,36 +112,44 @@ fn walk_part(roots: &[usize], musttail: usize) -> Part {
             let kind = *kinds.entry(identifier.ptr).or_insert_with(|| op_kind(op_name(op)));
             let is_call = matches!(kind, OpKind::Call);
             if matches!(kind, OpKind::Func) {
-                current_function = crate::abi::signature::function_name(op);
-                part.defined.push(current_function.clone());
+                part.defined.push(crate::abi::signature::function_name(op));
             }
-            let is_musttail = is_call
-                && musttail != 0
-                && op.attribute("TailCallKind").is_ok_and(|a| a.to_raw().ptr as usize == musttail);
+            let is_musttail = is_call && musttail.is_some() && op.attribute("TailCallKind").ok() == musttail;
             if is_musttail {
-                part.musttail.push(current_function.clone());
-            }
-            if matches!(kind, OpKind::All) {
-                part.deferred.push(raw.ptr as usize);
-                continue;
+                if let Some(caller) = crate::kernel::enclosing_function(op) {
+                    part.musttail.push(crate::abi::signature::function_name(caller));
+                }
             }
             // Reading every attribute of an op that keeps them as
             // properties builds its attribute dictionary (uniqued under the
-            // context's lock) once per attribute read. For the ops that fill
-            // modules only the discardable attributes and the named inherent
-            // ones that can hold a symbol are read.
+            // context's lock) once per attribute read: most of this walk's
+            // time on large modules. For the ops that fill modules only the
+            // discardable attributes and the named inherent ones that can
+            // hold a symbol are read; any other op has all its attributes
+            // read.
             named_attributes.clear();
             // SAFETY: reading the attributes of a live op; indices in range.
             unsafe {
-                for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(op.to_raw()) {
-                    let named = mlir_sys::mlirOperationGetDiscardableAttribute(op.to_raw(), i);
-                    named_attributes.push((crate::ir::identifier_str(named.name), named.attribute));
-                }
-                for name in inherent_names(kind) {
-                    let name_ref = melior::StringRef::new(name);
-                    let value = mlir_sys::mlirOperationGetInherentAttributeByName(op.to_raw(), name_ref.to_raw());
-                    if !value.ptr.is_null() {
-                        named_attributes.push((name, value));
+                match kind {
+                    OpKind::Func | OpKind::Call | OpKind::Inherent(_) => {
+                        for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(op.to_raw()) {
+                            let named = mlir_sys::mlirOperationGetDiscardableAttribute(op.to_raw(), i);
+                            named_attributes.push((crate::ir::identifier_str(named.name), named.attribute));
+                        }
+                        for name in inherent_names(kind) {
+                            let name_ref = melior::StringRef::new(name);
+                            let value =
+                                mlir_sys::mlirOperationGetInherentAttributeByName(op.to_raw(), name_ref.to_raw());
+                            if !value.ptr.is_null() {
+                                named_attributes.push((name, value));
+                            }
+                        }
+                    }
+                    OpKind::All => {
+                        for i in 0..mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) {
+                            let named = mlir_sys::mlirOperationGetAttribute(op.to_raw(), i);
+                            named_attributes.push((crate::ir::identifier_str(named.name), named.attribute));
+                        }
                     }
                 }
             }
@@ -196,7 +165,7 @@ fn walk_part(roots: &[usize], musttail: usize) -> Part {
                         if is_musttail {
                             part.musttail.push(name.clone());
                         }
-                        part.calls.push((name, raw.ptr as usize));
+                        part.calls.push((name, op));
                     } else {
                         part.other.push(name);
                     }
@@ -207,14 +176,12 @@ fn walk_part(roots: &[usize], musttail: usize) -> Part {
     part
 }
 
-/// The symbol uses the parts found, in order, with their deferred ops read.
-fn merge<'c, 'a>(parts: Vec<Part>) -> HashMap<String, SymbolUses<'c, 'a>> {
+/// The symbol uses the parts found, in order.
+fn merge<'c, 'a>(parts: Vec<Part<'c, 'a>>) -> HashMap<String, SymbolUses<'c, 'a>> {
     let mut found: HashMap<String, SymbolUses> = HashMap::new();
     let mut defined: HashMap<String, usize> = HashMap::new();
     for part in parts {
-        for (name, raw) in part.calls {
-            // SAFETY: the walk collected live ops of the module.
-            let call = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: raw as *mut _ }) };
+        for (name, call) in part.calls {
             found.entry(name).or_default().calls.push(call);
         }
         for name in part.other {
@@ -225,19 +192,6 @@ fn merge<'c, 'a>(parts: Vec<Part>) -> HashMap<String, SymbolUses<'c, 'a>> {
         }
         for name in part.defined {
             *defined.entry(name).or_default() += 1;
-        }
-        for raw in part.deferred {
-            // SAFETY: the walk collected live ops of the module.
-            let op = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: raw as *mut _ }) };
-            // SAFETY: reading the attributes of a live op; indices in range.
-            unsafe {
-                for i in 0..mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) {
-                    let named = mlir_sys::mlirOperationGetAttribute(op.to_raw(), i);
-                    for name in symbols_in(Attribute::from_raw(named.attribute)) {
-                        found.entry(name).or_default().other = true;
-                    }
-                }
-            }
         }
     }
     // A name defined in several (nested) modules: which calls reach which
