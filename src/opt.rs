@@ -169,10 +169,7 @@ impl<'w> Output<'w> {
 /// see [`input_kind`]), read from `filename` (`<stdin>` for standard input).
 /// MLIR text must be UTF-8 (the driver reports where it is not).
 pub fn process_input(config: &OptConfig, input: &[u8], filename: &str) -> OptOutcome {
-    let mut buffer = Vec::new();
-    let mut outcome = run_input(config, input, filename, Output::new(Sink::Buffer(&mut buffer)));
-    outcome.output = buffer;
-    outcome
+    buffered(|output| run_input(config, input, filename, output))
 }
 
 /// [`process_input`], writing the output to `sink` as it is printed (the
@@ -214,8 +211,14 @@ fn run_input(config: &OptConfig, input: &[u8], filename: &str, mut output: Outpu
 /// Processes `source` (MLIR text), read from `filename` (`<stdin>` for
 /// standard input).
 pub fn process(config: &OptConfig, source: &str, filename: &str) -> OptOutcome {
+    buffered(|output| run_text(config, source, filename, output))
+}
+
+/// Runs `run` with an output to a buffer, which becomes the outcome's
+/// `output`.
+fn buffered(run: impl FnOnce(Output) -> OptOutcome) -> OptOutcome {
     let mut buffer = Vec::new();
-    let mut outcome = run_text(config, source, filename, Output::new(Sink::Buffer(&mut buffer)));
+    let mut outcome = run(Output::new(Sink::Buffer(&mut buffer)));
     outcome.output = buffer;
     outcome
 }

@@ -85,15 +85,20 @@ fn report(op: OperationRef, info: &OpInfo) -> usize {
 
 /// Emits an error diagnostic at `location`.
 pub fn emit_error(location: Location, message: &str) {
-    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    let message = c_message(message);
     // SAFETY: the location is alive and the string outlives the call.
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}
+
+/// `message` as a C string (a NUL inside it becomes a space).
+fn c_message(message: &str) -> std::ffi::CString {
+    std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default()
 }
 
 /// Emits a remark diagnostic at `location` (through the shim: the C API has
 /// no `emitRemark`).
 pub fn emit_remark(location: Location, message: &str) {
-    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    let message = c_message(message);
     // SAFETY: the location is alive and the string outlives the call.
     unsafe { ptxcc_shim::ptxccEmitRemark(location.to_raw(), message.as_ptr()) }
 }
