@@ -8,10 +8,48 @@ use melior::{
     Context,
 };
 
-use crate::{
-    shim,
-    verify_diagnostics::{Diagnostic, Severity},
-};
+use crate::shim;
+
+/// Severity of a diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// An error.
+    Error,
+    /// A warning.
+    Warning,
+    /// A note, usually attached to another diagnostic.
+    Note,
+    /// A remark.
+    Remark,
+}
+
+impl Severity {
+    /// The word MLIR uses for the severity: `error`, `warning`, `note` or `remark`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+            Self::Note => "note",
+            Self::Remark => "remark",
+        }
+    }
+}
+
+/// One diagnostic MLIR emitted, with its location resolved to file/line/column
+/// (line and column 1-based; `None` when the location has no file/line/col).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The severity of the diagnostic.
+    pub severity: Severity,
+    /// The file of its location, if any (ignored by the check).
+    pub file: Option<String>,
+    /// The 1-based line of its location, if any.
+    pub line: Option<u32>,
+    /// The 1-based column of its location, if any.
+    pub column: Option<u32>,
+    /// The message text.
+    pub message: String,
+}
 
 /// Collects every diagnostic emitted in a context (notes flattened after
 /// their diagnostic) until dropped.

@@ -6,7 +6,7 @@
 //! stack, and input that nests deeper than [`MAX_NESTING`] brackets is refused
 //! with an error at the bracket that goes too deep, before anything recurses.
 
-use crate::verify_diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Severity};
 
 /// The deepest bracket nesting (`{`, `(`, `[` and `<` together) accepted.
 /// Real IR stays far below it (a struct of arrays of structs costs three

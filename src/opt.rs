@@ -13,12 +13,12 @@ use melior::{
 
 use crate::{
     context::create_context,
-    diagnostics::{render, DiagnosticCollector},
+    diagnostics::{render, Diagnostic, DiagnosticCollector, Severity},
     llvm::{emit_ptx, import_llvm_ir, input_kind, ptx_target, InputFormat, InputKind},
     nesting::{check_nesting, MAX_NESTING},
     registry::register_passes,
     shim,
-    verify_diagnostics::{self, Diagnostic, Severity},
+    verify_diagnostics::{self, VerifyLevel},
 };
 
 /// The line that separates the pieces of an input under `--split-input-file`
@@ -55,8 +55,9 @@ pub struct OptConfig {
     pub pipeline: Option<String>,
     /// Process each piece between `// -----` lines on its own.
     pub split_input_file: bool,
-    /// Check diagnostics against `expected-*` comments instead of printing them.
-    pub verify_diagnostics: bool,
+    /// Check diagnostics against `expected-*` comments instead of printing
+    /// them (`--verify-diagnostics[=all|only-expected]`); `None`: print them.
+    pub verify_diagnostics: Option<VerifyLevel>,
     /// Print the IR after every pass (to standard error).
     pub print_ir_after_all: bool,
     /// Print the IR after a pass that fails (to standard error).
@@ -191,7 +192,7 @@ fn run_input(config: &OptConfig, input: &[u8], filename: &str, mut output: Outpu
         return run_text(config, &String::from_utf8_lossy(input), filename, output);
     }
     register_passes();
-    if config.split_input_file || config.verify_diagnostics {
+    if config.split_input_file || config.verify_diagnostics.is_some() {
         let message = match kind {
             InputKind::Llvm => "--split-input-file and --verify-diagnostics need MLIR text, not LLVM IR",
             _ => "--split-input-file and --verify-diagnostics need textual input, not bytecode",
@@ -244,7 +245,7 @@ fn run_text(config: &OptConfig, source: &str, filename: &str, mut output: Output
             Ok(()) => process_piece(config, InputKind::MlirText, piece.as_bytes(), filename, &mut output),
             Err(error) => (vec![Diagnostic { file: Some(filename.to_string()), ..error }], false),
         };
-        if config.verify_diagnostics {
+        if config.verify_diagnostics.is_some() {
             all_diagnostics.extend(diagnostics);
         } else {
             for diagnostic in &diagnostics {
@@ -254,10 +255,9 @@ fn run_text(config: &OptConfig, source: &str, filename: &str, mut output: Output
         }
     }
     outcome.write_error = output.error;
-    if config.verify_diagnostics {
-        for mismatch in verify_diagnostics::verify(source, &all_diagnostics) {
-            outcome.messages.push_str(&verify_diagnostics::render(filename, &mismatch));
-            outcome.messages.push('\n');
+    if let Some(level) = config.verify_diagnostics {
+        if let Err(report) = verify_diagnostics::verify(source, filename, &all_diagnostics, level) {
+            outcome.messages.push_str(&report);
             outcome.success = false;
         }
     }
@@ -298,7 +298,7 @@ fn process_piece(
     };
     context.set_allow_unregistered_dialects(config.allow_unregistered_dialect);
     // SAFETY: the context is alive.
-    unsafe { shim::ptxccContextSetPrintOpOnDiagnostic(context.to_raw(), !config.verify_diagnostics) };
+    unsafe { shim::ptxccContextSetPrintOpOnDiagnostic(context.to_raw(), config.verify_diagnostics.is_none()) };
     let collector = DiagnosticCollector::attach(&context);
     let result = transform(config, &context, kind, source, filename, output);
     let mut diagnostics = collector.take();

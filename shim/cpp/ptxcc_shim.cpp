@@ -16,7 +16,9 @@
 //     multi-threaded);
 //   * read an `!llvm.array`'s length, a `#llvm.memory_effects`' levels or a
 //     `#llvm.target_features`' list (without them, those facts were read
-//     from printed IR).
+//     from printed IR);
+//   * check diagnostics against `expected-*` directives the way mlir-opt's
+//     `--verify-diagnostics` does (`SourceMgrDiagnosticVerifierHandler`).
 // (LLVM IR input and PTX output, which need LLVM itself, are in
 // ptxcc_llvm.cpp.)
 // Each function below does one of those and calls back into Rust. No
@@ -43,6 +45,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
@@ -60,6 +63,8 @@
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -287,6 +292,71 @@ MlirStringRef ptxccLLVMTargetFeaturesAttrGetFeature(MlirAttribute attribute,
                                                     intptr_t index) {
   auto features = llvm::cast<LLVM::TargetFeaturesAttr>(unwrap(attribute));
   return wrap(features.getFeatures()[index].getValue());
+}
+
+/// Diagnostics checked against the `expected-*` directives of one source
+/// by MLIR's own `SourceMgrDiagnosticVerifierHandler`, so that
+/// `--verify-diagnostics` means exactly what it means to mlir-opt. The
+/// diagnostics were collected elsewhere (one context per split piece);
+/// they are emitted again here, in order, into a context of their own.
+struct PtxccDiagnosticVerifier {
+  MLIRContext context{MLIRContext::Threading::DISABLED};
+  llvm::SourceMgr sources;
+  std::string report;
+  llvm::raw_string_ostream stream{report};
+  std::unique_ptr<SourceMgrDiagnosticVerifierHandler> handler;
+};
+
+/// Starts checking diagnostics against `source`, a buffer named `filename`.
+/// `onlyExpected`: unexpected diagnostics are not errors
+/// (`--verify-diagnostics=only-expected`).
+PtxccDiagnosticVerifier *ptxccDiagnosticVerifierCreate(MlirStringRef source,
+                                                       MlirStringRef filename,
+                                                       bool onlyExpected) {
+  auto *verifier = new PtxccDiagnosticVerifier();
+  verifier->sources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(unwrap(source), unwrap(filename)),
+      llvm::SMLoc());
+  verifier->handler = std::make_unique<SourceMgrDiagnosticVerifierHandler>(
+      verifier->sources, &verifier->context, verifier->stream,
+      onlyExpected ? SourceMgrDiagnosticVerifierHandler::Level::OnlyExpected
+                   : SourceMgrDiagnosticVerifierHandler::Level::All);
+  return verifier;
+}
+
+/// Hands one diagnostic to the verifier: `severity` 0 error, 1 warning,
+/// 2 note, 3 remark; at `file`:`line`:`column`, or at an unknown location
+/// when `line` is 0.
+void ptxccDiagnosticVerifierAdd(PtxccDiagnosticVerifier *verifier,
+                                unsigned severity, MlirStringRef file,
+                                unsigned line, unsigned column,
+                                MlirStringRef message) {
+  MLIRContext *context = &verifier->context;
+  Location location =
+      line == 0 ? Location(UnknownLoc::get(context))
+                : Location(FileLineColLoc::get(context, unwrap(file), line,
+                                               column));
+  static const DiagnosticSeverity severities[] = {
+      DiagnosticSeverity::Error, DiagnosticSeverity::Warning,
+      DiagnosticSeverity::Note, DiagnosticSeverity::Remark};
+  Diagnostic diagnostic(location, severities[severity > 3 ? 0 : severity]);
+  diagnostic << unwrap(message);
+  context->getDiagEngine().emit(std::move(diagnostic));
+}
+
+/// Finishes the check: hands the verifier's report (what mlir-opt prints:
+/// unexpected diagnostics, then directives not produced, each with its
+/// source line) to `callback`, frees the verifier, and says whether every
+/// diagnostic matched.
+bool ptxccDiagnosticVerifierFinish(PtxccDiagnosticVerifier *verifier,
+                                   PtxccStringCallback callback,
+                                   void *userData) {
+  bool ok = succeeded(verifier->handler->verify());
+  verifier->handler.reset();
+  verifier->stream.flush();
+  callback(wrap(llvm::StringRef(verifier->report)), userData);
+  delete verifier;
+  return ok;
 }
 
 } // extern "C"

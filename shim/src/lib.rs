@@ -89,6 +89,81 @@ unsafe extern "C" {
     /// The `other` and `argMem` levels of a `#llvm.memory_effects`
     /// attribute (see [`ModRef`]); false when it is not one.
     pub fn ptxccLLVMMemoryEffectsAttrGetLevels(attribute: MlirAttribute, other: *mut u32, arg_mem: *mut u32) -> bool;
+    fn ptxccDiagnosticVerifierCreate(
+        source: MlirStringRef,
+        filename: MlirStringRef,
+        only_expected: bool,
+    ) -> *mut VerifierHandle;
+    fn ptxccDiagnosticVerifierAdd(
+        verifier: *mut VerifierHandle,
+        severity: u32,
+        file: MlirStringRef,
+        line: u32,
+        column: u32,
+        message: MlirStringRef,
+    );
+    fn ptxccDiagnosticVerifierFinish(
+        verifier: *mut VerifierHandle,
+        callback: StringCallback,
+        user_data: *mut c_void,
+    ) -> bool;
+}
+
+/// The C++ side of a [`DiagnosticVerifier`].
+#[repr(C)]
+struct VerifierHandle {
+    _opaque: [u8; 0],
+}
+
+/// Diagnostics checked against the `expected-*` directives of one source
+/// by MLIR's own `SourceMgrDiagnosticVerifierHandler`: what mlir-opt's
+/// `--verify-diagnostics` does, directive syntax, regular expressions and
+/// report included.
+pub struct DiagnosticVerifier {
+    handle: *mut VerifierHandle,
+}
+
+impl DiagnosticVerifier {
+    /// Starts a check against `source`, named `filename` (the name the
+    /// diagnostics' locations use). With `only_expected`, diagnostics no
+    /// directive expects are not errors.
+    pub fn new(source: &str, filename: &str, only_expected: bool) -> Self {
+        // SAFETY: both strings are live for the call (the C++ side copies
+        // the source).
+        let handle = unsafe { ptxccDiagnosticVerifierCreate(string_ref(source), string_ref(filename), only_expected) };
+        Self { handle }
+    }
+
+    /// Hands one diagnostic to the check, in the order it was emitted.
+    /// `severity`: 0 error, 1 warning, 2 note, 3 remark. `line` 0 is an
+    /// unknown location (`expected-*@unknown`).
+    pub fn add(&mut self, severity: u32, file: &str, line: u32, column: u32, message: &str) {
+        // SAFETY: the handle is live until `finish`; the strings are live
+        // for the call.
+        unsafe {
+            ptxccDiagnosticVerifierAdd(self.handle, severity, string_ref(file), line, column, string_ref(message))
+        }
+    }
+
+    /// Ends the check: whether every diagnostic and directive matched, and
+    /// the report mlir-opt would print (empty on success).
+    pub fn finish(self) -> (bool, String) {
+        let handle = self.handle;
+        std::mem::forget(self);
+        // SAFETY: the handle is live and freed by this call, once (`self`
+        // is forgotten, so `Drop` does not run).
+        let (report, ok) =
+            collect_text(|callback, user_data| unsafe { ptxccDiagnosticVerifierFinish(handle, callback, user_data) });
+        (ok, String::from_utf8_lossy(&report).into_owned())
+    }
+}
+
+impl Drop for DiagnosticVerifier {
+    fn drop(&mut self) {
+        unsafe extern "C" fn ignore(_: MlirStringRef, _: *mut c_void) {}
+        // SAFETY: the handle is live (`finish` forgets `self`), freed once.
+        unsafe { ptxccDiagnosticVerifierFinish(self.handle, ignore, std::ptr::null_mut()) };
+    }
 }
 
 /// What a `#llvm.memory_effects` level allows (LLVM's `ModRefInfo`).

@@ -16,6 +16,7 @@ use ptxcc::{
     llvm::{exit_on_llvm_fatal_error, input_kind, InputFormat, InputKind},
     opt::{process, process_input, process_input_into, process_into, Emit, OptConfig},
     registry::{PASSES, UPSTREAM_PASSES},
+    verify_diagnostics::VerifyLevel,
 };
 
 fn command() -> Command {
@@ -44,7 +45,19 @@ fn command() -> Command {
             "A pass pipeline in MLIR's syntax, e.g. 'builtin.module(convert-ptxcc-to-llvm{vector-copy=false},cse)'",
         ))
         .arg(flag("split-input-file", "Split the input at '// -----' lines and process each piece on its own"))
-        .arg(flag("verify-diagnostics", "Check that the diagnostics match the expected-* comments of the input"))
+        .arg(
+            Arg::new("verify-diagnostics")
+                .long("verify-diagnostics")
+                .value_name("LEVEL")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("all")
+                .value_parser(["all", "only-expected"])
+                .help(
+                    "Check the diagnostics against the expected-* comments of the input, as mlir-opt does \
+                     (only-expected: diagnostics no comment names are allowed)",
+                ),
+        )
         .arg(
             Arg::new("verify-each")
                 .long("verify-each")
@@ -326,7 +339,10 @@ fn run() -> Result<bool, String> {
     let config = OptConfig {
         pipeline: pipeline(&matches).map_err(|e| format!("error: {e}"))?,
         split_input_file: matches.get_flag("split-input-file"),
-        verify_diagnostics: matches.get_flag("verify-diagnostics"),
+        verify_diagnostics: matches.get_one::<String>("verify-diagnostics").map(|level| match level.as_str() {
+            "only-expected" => VerifyLevel::OnlyExpected,
+            _ => VerifyLevel::All,
+        }),
         print_ir_after_all: matches.get_flag("mlir-print-ir-after-all"),
         print_ir_after_failure: matches.get_flag("mlir-print-ir-after-failure"),
         timing: matches.get_flag("mlir-timing"),

@@ -3,9 +3,10 @@
 // RUN: %ptxcc-opt %s --split-input-file --verify-diagnostics
 // RUN: not %ptxcc-opt %S/Inputs/wrong-expectations.mlir --split-input-file --verify-diagnostics 2>&1 | FileCheck %s
 
+// As in mlir-opt: unexpected diagnostics first, then directives not produced.
+// CHECK: wrong-expectations.mlir:4:8: error: unexpected error: 'ptxcc.load_param' op alignment must be a power of two, got 3
 // CHECK: wrong-expectations.mlir:2:6: error: expected error "a message nobody emits" was not produced
 // CHECK: wrong-expectations.mlir:3:6: error: expected error "a message nobody emits" was not produced
-// CHECK: wrong-expectations.mlir:4:8: error: unexpected error: 'ptxcc.load_param' op alignment must be a power of two, got 3
 
 llvm.func @plus(%p: !llvm.ptr<101>) {
   // expected-error @+1 {{alignment must be a power of two, got 3}}
