@@ -84,6 +84,7 @@ pub mod diagnostics;
 pub mod llvm;
 pub mod nesting;
 pub mod opt;
+mod passes;
 mod pipeline;
 pub mod registry;
 use ptxcc_shim as shim;

@@ -9,22 +9,76 @@
 //! `memory-space-opt` (seed 002: both passes must read the same byte).
 
 use melior::ir::OperationRef;
-use melior::pass::{OperationPassManager, PassManager};
+use melior::pass::{OperationPassManager, Pass, PassManager};
 use ptxcc_conversions::{
-    lower_alloca::{create_lower_alloca_pass, lower_alloca, LowerAllocaOptions},
-    lower_struct_args::{create_lower_struct_args_pass, LowerStructArgsOptions},
-    memory_space_opt::{create_memory_space_opt_pass, memory_space_opt, MemorySpaceOptOptions},
-    options::{parse_bool, unknown_option},
-    pass::nested_functions_pass,
-    ptxcc_to_llvm::{convert_ptxcc_to_llvm, create_convert_ptxcc_to_llvm_pass, ConvertPtxccToLlvmOptions},
-    verify::{create_verify_pass, VerifyOptions},
+    lower_alloca::LowerAllocaOptions,
+    lower_struct_args::LowerStructArgsOptions,
+    memory_space_opt::MemorySpaceOptOptions,
+    options::{parse_bool, union, unknown_option},
+    pass::{nested_functions_pass, PtxccPass},
+    ptxcc_to_llvm::ConvertPtxccToLlvmOptions,
+    verify::VerifyOptions,
     OptionError, OptionInfo, PassOptions,
 };
 
 use crate::{
-    registry::{check_module_anchor, on_functions, AddPassError},
+    passes::{check_module_anchor, entry, on_functions, AddPassError, PassInfo},
     shim,
 };
+
+/// One pass of the pipeline: its registry entry, and how it is made from
+/// the pipeline's options.
+#[derive(Clone, Copy)]
+pub(crate) struct Stage {
+    /// The pass's own entry (`--help`, registration by name).
+    pub info: PassInfo,
+    /// The pipeline option that turns the pass on (listed just before the
+    /// pass's own options); `None`: it always runs.
+    pub switch: Option<OptionInfo>,
+    /// The pass with the pipeline's options; `None` when it is off.
+    create: fn(&PipelineOptions) -> Option<Pass>,
+    /// Runs it on one function (for a pass on `llvm.func`).
+    run: fn(OperationRef, &PipelineOptions) -> bool,
+}
+
+/// A pass as a pipeline stage: the options it runs with, taken from the
+/// pipeline's.
+trait FromPipeline: PtxccPass {
+    /// The pipeline option that turns it on, if it is optional.
+    const SWITCH: Option<OptionInfo> = None;
+
+    /// Its options under `options`; `None` when it does not run.
+    fn from_pipeline(options: &PipelineOptions) -> Option<Self>;
+}
+
+impl Stage {
+    const fn of<T: FromPipeline>() -> Self {
+        Self { info: entry::<T>(), switch: T::SWITCH, create: create_stage::<T>, run: run_stage::<T> }
+    }
+
+    fn on_functions(&self) -> bool {
+        self.info.anchor == "llvm.func"
+    }
+}
+
+fn create_stage<T: FromPipeline>(options: &PipelineOptions) -> Option<Pass> {
+    T::from_pipeline(options).map(|pass| pass.create_pass())
+}
+
+fn run_stage<T: FromPipeline>(func: OperationRef, options: &PipelineOptions) -> bool {
+    T::from_pipeline(options).is_none_or(|pass| pass.run(func))
+}
+
+/// The passes of the pipeline, in order: the one place the order is
+/// written (the pass manager, the nested-modules runner, the option table
+/// and the registry's order all follow it).
+pub(crate) const STAGES: &[Stage] = &[
+    Stage::of::<LowerStructArgsOptions>(),
+    Stage::of::<LowerAllocaOptions>(),
+    Stage::of::<MemorySpaceOptOptions>(),
+    Stage::of::<ConvertPtxccToLlvmOptions>(),
+    Stage::of::<VerifyOptions>(),
+];
 
 /// Options of `ptxcc-pipeline`: the union of its passes' options, each once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,41 +152,94 @@ impl PipelineOptions {
     }
 }
 
-const LOWER: &[OptionInfo] = LowerStructArgsOptions::OPTIONS;
-const ALLOCA: &[OptionInfo] = LowerAllocaOptions::OPTIONS;
-const MEMORY: &[OptionInfo] = MemorySpaceOptOptions::OPTIONS;
-const CONVERT: &[OptionInfo] = ConvertPtxccToLlvmOptions::OPTIONS;
-const VERIFY: &[OptionInfo] = VerifyOptions::OPTIONS;
-/// The pipeline's own option.
-const RUN_VERIFY: OptionInfo = OptionInfo {
-    name: "verify",
-    default: "false",
-    description: "run ptxcc-verify at the end (with the pipeline's chip, ptx and opt-byval)",
+impl FromPipeline for LowerStructArgsOptions {
+    fn from_pipeline(options: &PipelineOptions) -> Option<Self> {
+        Some(options.lower_struct_args())
+    }
+}
+
+impl FromPipeline for LowerAllocaOptions {
+    fn from_pipeline(options: &PipelineOptions) -> Option<Self> {
+        Some(options.lower_alloca())
+    }
+}
+
+impl FromPipeline for MemorySpaceOptOptions {
+    fn from_pipeline(options: &PipelineOptions) -> Option<Self> {
+        Some(options.memory_space_opt())
+    }
+}
+
+impl FromPipeline for ConvertPtxccToLlvmOptions {
+    fn from_pipeline(options: &PipelineOptions) -> Option<Self> {
+        Some(options.convert)
+    }
+}
+
+impl FromPipeline for VerifyOptions {
+    const SWITCH: Option<OptionInfo> = Some(OptionInfo {
+        name: "verify",
+        default: "false",
+        description: "run ptxcc-verify at the end (with the pipeline's chip, ptx and opt-byval)",
+    });
+
+    fn from_pipeline(options: &PipelineOptions) -> Option<Self> {
+        options.verify.then(|| options.verify_options())
+    }
+}
+
+/// The option tables of the stages, in order, each switch before its
+/// pass's options.
+const fn stage_tables<const N: usize>() -> [&'static [OptionInfo]; N] {
+    let mut tables: [&'static [OptionInfo]; N] = [&[]; N];
+    let mut index = 0;
+    while index < STAGES.len() {
+        if let Some(switch) = &STAGES[index].switch {
+            tables[2 * index] = std::slice::from_ref(switch);
+        }
+        tables[2 * index + 1] = STAGES[index].info.options;
+        index += 1;
+    }
+    tables
+}
+
+/// Every option of the stages, each name once, at its first place: an
+/// option two passes share (`opt-byval`, `llvm-opt-after`, `chip`, `ptx`)
+/// is one option of the pipeline.
+const OPTION_TABLE: ([OptionInfo; TOTAL], usize) = union::<TOTAL>(&TABLES);
+const TABLES: [&[OptionInfo]; 2 * STAGES.len()] = stage_tables();
+/// How many options the stages have in all, shared ones counted each time.
+const TOTAL: usize = {
+    let (mut total, mut index) = (0, 0);
+    while index < TABLES.len() {
+        total += TABLES[index].len();
+        index += 1;
+    }
+    total
 };
 
 impl PassOptions for PipelineOptions {
     const PASS: &'static str = "ptxcc-pipeline";
     const SUMMARY: &'static str = "The whole ptxcc lowering, with one set of options shared by every pass";
-    const OPTIONS: &'static [OptionInfo] = &[
-        LOWER[0], LOWER[1], LOWER[2], LOWER[3], LOWER[4], LOWER[5], LOWER[6], LOWER[7], LOWER[8], LOWER[9], LOWER[10],
-        ALLOCA[0], ALLOCA[1], ALLOCA[2], MEMORY[1], CONVERT[0], CONVERT[1], RUN_VERIFY, VERIFY[3],
-    ];
+    const OPTIONS: &'static [OptionInfo] = OPTION_TABLE.0.split_at(OPTION_TABLE.1).0;
 
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let has = |options: &[OptionInfo]| options.iter().any(|option| option.name == name);
+        // Shared options go to the first pass that has them; the accessors
+        // above hand them to the others.
         let result = if name == "opt-byval" {
             parse_bool(Self::PASS, name, value).map(|on| self.opt_byval = on)
-        } else if has(LOWER) {
+        } else if has(LowerStructArgsOptions::OPTIONS) {
             self.lower.set(name, value)
-        } else if has(ALLOCA) {
+        } else if has(LowerAllocaOptions::OPTIONS) {
             self.alloca.set(name, value)
-        } else if has(MEMORY) {
+        } else if has(MemorySpaceOptOptions::OPTIONS) {
             self.memory.set(name, value)
-        } else if has(CONVERT) {
+        } else if has(ConvertPtxccToLlvmOptions::OPTIONS) {
             self.convert.set(name, value)
-        } else if name == RUN_VERIFY.name {
+        } else if VerifyOptions::SWITCH.is_some_and(|switch| switch.name == name) {
             parse_bool(Self::PASS, name, value).map(|on| self.verify = on)
-        } else if name == VERIFY[3].name {
+        } else if name == "strict-atomics" {
             parse_bool(Self::PASS, name, value).map(|on| self.strict_atomics = on)
         } else {
             return Err(unknown_option::<Self>(name));
@@ -141,43 +248,19 @@ impl PassOptions for PipelineOptions {
     }
 }
 
-// The list above names every option of the pipeline's passes, each once:
-// `opt-byval` belongs to two passes, `llvm-opt-after` to three, `chip` and
-// `ptx` to lower-struct-args and lower-alloca, and each is listed once;
-// of ptxcc-verify's options only `strict-atomics` is its own (chip, ptx,
-// opt-byval are shared), and `verify` is the pipeline's.
-const _: () =
-    assert!(PipelineOptions::OPTIONS.len() == LOWER.len() + ALLOCA.len() + MEMORY.len() + CONVERT.len() - 5 + 2);
-const _: () = assert!(
-    str_eq(LOWER[8].name, "llvm-opt-after")
-        && str_eq(ALLOCA[3].name, "llvm-opt-after")
-        && str_eq(ALLOCA[4].name, "chip")
-        && str_eq(ALLOCA[5].name, "ptx")
-        && str_eq(MEMORY[2].name, "llvm-opt-after")
-);
-const _: () = assert!(str_eq(LOWER[0].name, "opt-byval") && str_eq(MEMORY[0].name, "opt-byval"));
-const _: () = assert!(
-    VERIFY.len() == 4
-        && str_eq(VERIFY[0].name, "chip")
-        && str_eq(VERIFY[1].name, "ptx")
-        && str_eq(VERIFY[2].name, "opt-byval")
-        && str_eq(VERIFY[3].name, "strict-atomics")
-);
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
+/// The pipeline's registry entry.
+pub(crate) const PIPELINE: PassInfo = PassInfo {
+    name: PipelineOptions::PASS,
+    summary: PipelineOptions::SUMMARY,
+    options: PipelineOptions::OPTIONS,
+    anchor: "builtin.module",
+    add: |pm, anchor, text| {
+        let options = PipelineOptions::parse(text)?;
+        check_module_anchor(PipelineOptions::PASS, anchor)?;
+        add_pipeline_to(pm, anchor, &options);
+        Ok(())
+    },
+};
 
 /// A pass manager ptxcc adds passes to: the top-level [`PassManager`] (on
 /// `builtin.module`) or a nested [`OperationPassManager`], e.g.
@@ -216,24 +299,31 @@ pub fn add_pipeline(pm: &impl AnyPassManager, options: &PipelineOptions) -> Resu
 }
 
 /// Adds the whole pipeline to `pm`, a pass manager on `anchor` (one of
-/// [`MODULE_OPS`](ptxcc_conversions::pass::MODULE_OPS)).
+/// [`MODULE_OPS`](ptxcc_conversions::pass::MODULE_OPS)), in [`STAGES`]
+/// order: a module pass as it is; each run of function passes nested on
+/// `llvm.func` (in parallel), followed by one pass that runs them in
+/// order on the functions of nested modules.
 pub(crate) fn add_pipeline_to(pm: &OperationPassManager, anchor: &str, options: &PipelineOptions) {
-    pm.add_pass(create_lower_struct_args_pass(&options.lower_struct_args()));
-    on_functions(pm, anchor, |functions| {
-        functions.add_pass(create_lower_alloca_pass(&options.lower_alloca()));
-        functions.add_pass(create_memory_space_opt_pass(&options.memory_space_opt()));
-        functions.add_pass(create_convert_ptxcc_to_llvm_pass(&options.convert));
-    });
-    let nested = options.clone();
-    pm.add_pass(nested_functions_pass(PipelineOptions::PASS, move |func| run_function_passes(func, &nested)));
-    if options.verify {
-        pm.add_pass(create_verify_pass(&options.verify_options()));
+    let mut index = 0;
+    while index < STAGES.len() {
+        if !STAGES[index].on_functions() {
+            if let Some(pass) = (STAGES[index].create)(options) {
+                pm.add_pass(pass);
+            }
+            index += 1;
+            continue;
+        }
+        let end = index + STAGES[index..].iter().take_while(|stage| stage.on_functions()).count();
+        let run: &'static [Stage] = &STAGES[index..end];
+        on_functions(pm, anchor, |functions| {
+            for pass in run.iter().filter_map(|stage| (stage.create)(options)) {
+                functions.add_pass(pass);
+            }
+        });
+        let nested = options.clone();
+        pm.add_pass(nested_functions_pass(PipelineOptions::PASS, move |func| {
+            run.iter().all(|stage| (stage.run)(func, &nested))
+        }));
+        index = end;
     }
-}
-
-/// Runs the function passes of the pipeline, in order, on one function.
-fn run_function_passes(func: OperationRef, options: &PipelineOptions) -> bool {
-    lower_alloca(func, &options.lower_alloca()).is_ok()
-        && memory_space_opt(func, &options.memory_space_opt()).is_ok()
-        && convert_ptxcc_to_llvm(func, &options.convert).is_ok()
 }

@@ -12,114 +12,29 @@ use std::{
 };
 
 use melior::pass::OperationPassManager;
-use ptxcc_conversions::{
-    abi_report::AbiReportOptions,
-    lower_alloca::LowerAllocaOptions,
-    lower_struct_args::LowerStructArgsOptions,
-    memory_space_opt::MemorySpaceOptOptions,
-    pass::{PtxccPass, MODULE_OPS},
-    ptxcc_to_llvm::ConvertPtxccToLlvmOptions,
-    verify::VerifyOptions,
-    OptionError, OptionInfo, PassOptions,
-};
+use ptxcc_conversions::abi_report::AbiReportOptions;
 
+pub use crate::passes::{AddPassError, PassInfo};
 use crate::{
-    pipeline::{add_pipeline_to, PipelineOptions},
+    passes::entry,
+    pipeline::{PIPELINE, STAGES},
     shim,
 };
 
-/// Why a pass could not be added to a pass manager.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum AddPassError {
-    /// Its options did not parse.
-    #[error(transparent)]
-    Options(#[from] OptionError),
-    /// It was placed under an op it cannot run on.
-    #[error(
-        "pass '{pass}' runs on a module ('builtin.module' or 'gpu.module') and cannot run nested under \
-         '{anchor}'; write it directly inside one, e.g. --pass-pipeline='builtin.module({pass})' or \
-         'builtin.module(gpu.module({pass}))'"
-    )]
-    Anchor {
-        /// The pass.
-        pass: &'static str,
-        /// The op the pass manager it was given runs on.
-        anchor: String,
-    },
-}
+/// Every pass ptxcc registers: `ptxcc-abi-report`, the pipeline's passes
+/// in pipeline order, then `ptxcc-pipeline` itself.
+pub const PASSES: &[PassInfo] = &pass_table::<{ STAGES.len() + 2 }>();
 
-/// A pass (or pipeline) that ptxcc registers by name.
-#[derive(Clone, Copy, Debug)]
-pub struct PassInfo {
-    /// The command-line name (`convert-ptxcc-to-llvm`).
-    pub name: &'static str,
-    /// One-line summary, shown by `--help`.
-    pub summary: &'static str,
-    /// Its options with their defaults.
-    pub options: &'static [OptionInfo],
-    /// What it runs on: `llvm.func`, or `builtin.module` for a pass on a
-    /// module (any of [`MODULE_OPS`]).
-    pub anchor: &'static str,
-    /// Adds the pass to `pm` (anchored on `anchor`, the op name of `pm`)
-    /// with the options parsed from `options`.
-    pub add: fn(pm: &OperationPassManager, anchor: &str, options: &str) -> Result<(), AddPassError>,
-}
-
-/// The registry entry of the pass `T`.
-const fn entry<T: PtxccPass>() -> PassInfo {
-    PassInfo { name: T::PASS, summary: T::SUMMARY, options: T::OPTIONS, anchor: T::ANCHOR, add: add_pass::<T> }
-}
-
-/// Checks that a module-level pass may be added to a pass manager anchored
-/// on `anchor` (one of [`MODULE_OPS`]): the error is the pipeline parser's,
-/// at parse time, instead of a pass that fails on every op it meets.
-pub(crate) fn check_module_anchor(pass: &'static str, anchor: &str) -> Result<(), AddPassError> {
-    if MODULE_OPS.contains(&anchor) {
-        Ok(())
-    } else {
-        Err(AddPassError::Anchor { pass, anchor: anchor.to_string() })
+const fn pass_table<const N: usize>() -> [PassInfo; N] {
+    let mut table = [PIPELINE; N];
+    table[0] = entry::<AbiReportOptions>();
+    let mut index = 0;
+    while index < STAGES.len() {
+        table[index + 1] = STAGES[index].info;
+        index += 1;
     }
+    table
 }
-
-/// Adds the pass `T` with the options in `text` to `pm` (anchored on
-/// `anchor`). A pass on functions is nested under `llvm.func` (in parallel)
-/// and, under a module, also runs on the functions of nested modules; a
-/// pass on modules must be given a module pass manager.
-fn add_pass<T: PtxccPass>(pm: &OperationPassManager, anchor: &str, text: &str) -> Result<(), AddPassError> {
-    let options = T::parse(text)?;
-    if T::ANCHOR == "llvm.func" {
-        on_functions(pm, anchor, |functions| functions.add_pass(options.create_pass()));
-        if MODULE_OPS.contains(&anchor) {
-            pm.add_pass(options.create_nested_functions_pass());
-        }
-    } else {
-        check_module_anchor(T::PASS, anchor)?;
-        pm.add_pass(options.create_pass());
-    }
-    Ok(())
-}
-
-/// Every pass ptxcc registers, in pipeline order.
-pub const PASSES: &[PassInfo] = &[
-    entry::<AbiReportOptions>(),
-    entry::<LowerStructArgsOptions>(),
-    entry::<LowerAllocaOptions>(),
-    entry::<MemorySpaceOptOptions>(),
-    entry::<ConvertPtxccToLlvmOptions>(),
-    entry::<VerifyOptions>(),
-    PassInfo {
-        name: PipelineOptions::PASS,
-        summary: PipelineOptions::SUMMARY,
-        options: PipelineOptions::OPTIONS,
-        anchor: "builtin.module",
-        add: |pm, anchor, text| {
-            let options = PipelineOptions::parse(text)?;
-            check_module_anchor(PipelineOptions::PASS, anchor)?;
-            add_pipeline_to(pm, anchor, &options);
-            Ok(())
-        },
-    },
-];
 
 /// The registered pass called `name`.
 pub fn find_pass(name: &str) -> Option<&'static PassInfo> {
@@ -140,16 +55,6 @@ pub const UPSTREAM_PASSES: &[(&str, &str)] = &[
     ("symbol-dce", "Eliminate dead symbols"),
     ("topological-sort", "Sort regions without SSA dominance in topological order"),
 ];
-
-/// Runs `add` on a pass manager for `llvm.func` ops: `pm` itself when it is
-/// anchored there, a nested one otherwise.
-pub(crate) fn on_functions(pm: &OperationPassManager, anchor: &str, add: impl FnOnce(&OperationPassManager)) {
-    if anchor == "llvm.func" {
-        add(pm);
-    } else {
-        add(&pm.nested_under("llvm.func"));
-    }
-}
 
 /// Registers every pass of [`PASSES`] and the upstream passes of
 /// [`UPSTREAM_PASSES`] with MLIR's pass registry, once per process, so that
@@ -219,7 +124,13 @@ fn libc_strdup(text: &CString) -> *mut c_char {
 mod tests {
     use super::*;
     use crate::create_context;
+    use crate::PipelineOptions;
     use melior::pass::PassManager;
+    use ptxcc_conversions::{
+        lower_alloca::LowerAllocaOptions, lower_struct_args::LowerStructArgsOptions,
+        memory_space_opt::MemorySpaceOptOptions, ptxcc_to_llvm::ConvertPtxccToLlvmOptions, verify::VerifyOptions,
+        PassOptions,
+    };
 
     /// `--help` prints `OPTIONS`; the defaults it shows must be the ones the
     /// pass really starts from, and every option must be accepted.
@@ -239,6 +150,8 @@ mod tests {
         assert_eq!(parse_listed_defaults::<AbiReportOptions>(), AbiReportOptions::default());
         assert_eq!(parse_listed_defaults::<LowerStructArgsOptions>(), LowerStructArgsOptions::default());
         assert_eq!(parse_listed_defaults::<VerifyOptions>(), VerifyOptions::default());
+        assert_eq!(parse_listed_defaults::<LowerAllocaOptions>(), LowerAllocaOptions::default());
+        assert_eq!(parse_listed_defaults::<MemorySpaceOptOptions>(), MemorySpaceOptOptions::default());
     }
 
     /// The options struct that the defaults listed in `OPTIONS` (what
@@ -246,6 +159,27 @@ mod tests {
     fn parse_listed_defaults<T: PassOptions + std::fmt::Debug>() -> T {
         let text: Vec<String> = T::OPTIONS.iter().map(|o| format!("{}={}", o.name, o.default)).collect();
         T::parse(&text.join(" ")).expect("listed defaults parse")
+    }
+
+    /// The README's pass table names every option of every pass in the
+    /// pass's row, so the documentation cannot fall behind a declaration.
+    #[test]
+    fn readme_pass_table_names_every_option() {
+        let readme = include_str!("../README.md");
+        for pass in PASSES {
+            let row = readme
+                .lines()
+                .find(|line| line.starts_with(&format!("| `{}` |", pass.name)))
+                .unwrap_or_else(|| panic!("README has no pass-table row for {}", pass.name));
+            for option in pass.options {
+                assert!(
+                    row.contains(&format!("`{}`", option.name)),
+                    "README's row of {} lacks `{}`",
+                    pass.name,
+                    option.name
+                );
+            }
+        }
     }
 
     #[test]

@@ -44,6 +44,7 @@ use melior::{
 };
 use ptxcc_dialect::verify::emit_error;
 
+use crate::options::declare_pass;
 use crate::{
     abi::{
         check_param_space, classify_argument, classify_result,
@@ -53,57 +54,53 @@ use crate::{
     },
     ir::{nested_ops, op_name},
     lower_alloca::{frame_layout, FrameLayout},
-    options::{parse_u64, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
-    pass::{PassId, PtxccPass},
+    options::TargetOptions,
+    pass::PtxccPass,
 };
 
-/// Options of `ptxcc-abi-report`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AbiReportOptions {
-    /// The target of functions that do not name theirs.
-    pub target: TargetOptions,
-    /// Classification thresholds.
-    pub thresholds: Thresholds,
+declare_pass! {
+    /// Options of `ptxcc-abi-report`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct AbiReportOptions {
+        /// The target of functions that do not name theirs.
+        pub target: TargetOptions = group(),
+        /// Largest aggregate, in bytes, classified `flatten`.
+        pub flatten_threshold: u64 = option("flatten-threshold", "32", "largest aggregate (bytes) classified 'flatten'"),
+        /// Most vector elements classified `vector`.
+        pub vector_threshold: u64 = option("vector-threshold", "4", "most vector elements classified 'vector'"),
+        /// Results above this many bytes are classified `indirect` (sret).
+        pub sret_threshold: u64 = option(
+            "sret-threshold",
+            "16",
+            "results above this many bytes are classified 'indirect' (sret)"
+        ),
+        /// `byval` arguments above this many bytes are flagged as unsupported.
+        pub max_byval_size: u64 = option(
+            "max-byval-size",
+            "4096",
+            "byval arguments above this many bytes are flagged as unsupported"
+        ),
+    }
+    pass "ptxcc-abi-report" (PtxccAbiReport) on "builtin.module":
+        "Print each function's PTX prototype and parameter ABI (stderr); error on kernels over the param-space limit";
+    fn run(&self, module) -> bool {
+        let mut text = String::new();
+        let problems = report_module(module, self, &mut text);
+        eprint!("{text}");
+        problems == 0
+    }
 }
 
-impl PassOptions for AbiReportOptions {
-    const PASS: &'static str = "ptxcc-abi-report";
-    const SUMMARY: &'static str =
-        "Print each function's PTX prototype and parameter ABI (stderr); error on kernels over the param-space limit";
-    const OPTIONS: &'static [OptionInfo] = &[
-        TargetOptions::OPTIONS[0],
-        TargetOptions::OPTIONS[1],
-        OptionInfo {
-            name: "flatten-threshold",
-            default: "32",
-            description: "largest aggregate (bytes) classified 'flatten'",
-        },
-        OptionInfo { name: "vector-threshold", default: "4", description: "most vector elements classified 'vector'" },
-        OptionInfo {
-            name: "sret-threshold",
-            default: "16",
-            description: "results above this many bytes are classified 'indirect' (sret)",
-        },
-        OptionInfo {
-            name: "max-byval-size",
-            default: "4096",
-            description: "byval arguments above this many bytes are flagged as unsupported",
-        },
-    ];
-
-    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        if let Some(result) = self.target.set(Self::PASS, name, value) {
-            return result;
+impl AbiReportOptions {
+    /// The classification thresholds these options set.
+    pub fn thresholds(&self) -> Thresholds {
+        Thresholds {
+            flatten: self.flatten_threshold,
+            vector: self.vector_threshold,
+            sret: self.sret_threshold,
+            max_byval: self.max_byval_size,
+            flatten_always: false,
         }
-        let threshold = match name {
-            "flatten-threshold" => &mut self.thresholds.flatten,
-            "vector-threshold" => &mut self.thresholds.vector,
-            "sret-threshold" => &mut self.thresholds.sret,
-            "max-byval-size" => &mut self.thresholds.max_byval,
-            _ => return Err(unknown_option::<Self>(name)),
-        };
-        *threshold = parse_u64(Self::PASS, name, value)?;
-        Ok(())
     }
 }
 
@@ -372,7 +369,7 @@ pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut
         let name = crate::abi::signature::function_name(func);
         let outcome = options.target.target_of(func).and_then(|target| {
             let signature = function_signature(func, taken.contains(&name))?;
-            let mut text = function_report(&signature, &layout, &target, &options.thresholds)?;
+            let mut text = function_report(&signature, &layout, &target, &options.thresholds())?;
             text.push_str(&frame_report(&frame_layout(func, &layout, 0)?));
             text.push_str(&calls_report(func, &functions, &taken, &mut next_call, &layout, &target)?);
             Ok((text, check_param_space(&signature, &layout, &target)?))
@@ -394,24 +391,8 @@ pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut
     problems
 }
 
-static PASS_ID: PassId = PassId;
-
 /// The `ptxcc-abi-report` pass, anchored on `builtin.module`; it prints to
 /// standard error and changes nothing.
 pub fn create_abi_report_pass(options: &AbiReportOptions) -> Pass {
     options.create_pass()
-}
-
-impl PtxccPass for AbiReportOptions {
-    const NAME: &'static str = "PtxccAbiReport";
-    const ANCHOR: &'static str = "builtin.module";
-
-    const ID: &'static PassId = &PASS_ID;
-
-    fn run(&self, module: OperationRef) -> bool {
-        let mut text = String::new();
-        let problems = report_module(module, self, &mut text);
-        eprint!("{text}");
-        problems == 0
-    }
 }

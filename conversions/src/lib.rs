@@ -1,14 +1,21 @@
 //! The ptxcc passes and the analyses they share.
 //!
 //! One module per pass or conversion, each exposing its logic as plain
-//! functions (`populate_*_patterns`, `convert_*`) and a thin pass wrapper:
+//! functions (`populate_*_patterns`, `convert_*`) and declaring its pass
+//! once, with [`options::declare_pass!`](crate::options): options, defaults,
+//! anchor, summary and body in one block.
 //!
-//! | module | pass | status |
-//! |---|---|---|
-//! | [`abi_report`] | `ptxcc-abi-report` | prototypes, parameter table, call sequences, param-space check |
-//! | [`verify`] | `ptxcc-verify` | IR that would become wrong PTX; atomics the target lacks |
-//! | [`lower_struct_args`] | `lower-struct-args` | kernel byval: param-space reads, cast-only, local copies |
-//! | [`ptxcc_to_llvm`] | `convert-ptxcc-to-llvm` | every ptxcc op lowered |
+//! | module | pass | on | what it does |
+//! |---|---|---|---|
+//! | [`abi_report`] | `ptxcc-abi-report` | module | prototypes, parameter table, call sequences, param-space check |
+//! | [`lower_struct_args`] | `lower-struct-args` | module | kernel byval: param-space reads, cast-only, local copies; device functions flattened |
+//! | [`lower_alloca`] | `lower-alloca` | `llvm.func` | stack slots to local memory, hoisted; dynamic allocas checked |
+//! | [`memory_space_opt`] | `memory-space-opt` | `llvm.func` | address spaces inferred, accesses moved there |
+//! | [`ptxcc_to_llvm`] | `convert-ptxcc-to-llvm` | `llvm.func` | every ptxcc op lowered |
+//! | [`verify`] | `ptxcc-verify` | module | IR that would become wrong PTX; atomics the target lacks |
+//!
+//! (The pipeline's order is written once, in the driver library's
+//! `pipeline::STAGES`.)
 //!
 //! [`abi`] is the NVPTX ABI model every pass shares (data layout,
 //! classification, value parts, PTX prototypes, targets).

@@ -81,6 +81,7 @@ use ptxcc_dialect::{
     verify::emit_error,
 };
 
+use crate::options::declare_pass;
 use crate::{
     abi::{layout::align_to, mlir::abi_type, AbiError, DataLayout},
     context::context_of,
@@ -88,76 +89,53 @@ use crate::{
         addrspacecast, constant_int, detached, erase, first_result, has_no_uses, integer_attribute, integer_constant,
         nested_ops, op_name, replace_uses, type_attribute, uses,
     },
-    options::{
-        parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions, TargetOptions,
-    },
-    pass::{PassId, PtxccPass},
+    options::{LlvmOptAfter, TargetOptions},
+    pass::PtxccPass,
     slots,
 };
 
-/// Options of `lower-alloca`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LowerAllocaOptions {
-    /// Bytes reserved for each dynamic alloca (seed 004's conservative
-    /// maximum); 0 leaves a dynamic alloca to `llc` (PTX's own `alloca`)
-    /// where the target has it, and makes it an error where it does not.
-    pub dynamic_alloca_size: u64,
-    /// Emit allocas in address space 5 (seed 004, upstream LLVM after 22)
-    /// instead of a generic alloca with a local view; `llc` 22.1
-    /// miscompiles allocas in space 5.
-    pub local_allocas: bool,
-    /// Hoist the constant-size allocas of every block to the entry block
-    /// (seed 004); by default only the entry block's slots move (to its
-    /// top) and `llc` hoists the others after its SROA.
-    pub hoist_allocas: bool,
-    /// Whether LLVM's optimizer runs on the output before `llc`: then the
-    /// slots stay as they are (dynamic ones are still checked), for `llc`
-    /// to move to local memory after it. A local view hides the slot's
-    /// alignment from LLVM's alignment inference, which then cannot pair
-    /// its stores (upstream's non-portable-cluster-launch: 8 st.local.b32
-    /// instead of 4 st.local.v2.b32).
-    pub llvm_opt_after: LlvmOptAfter,
-    /// The target `llc` compiles for: whether it has PTX's `alloca`.
-    pub target: TargetOptions,
-}
-
-impl PassOptions for LowerAllocaOptions {
-    const PASS: &'static str = "lower-alloca";
-    const SUMMARY: &'static str =
+declare_pass! {
+    /// Options of `lower-alloca`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct LowerAllocaOptions {
+        /// Bytes reserved for each dynamic alloca (seed 004's conservative
+        /// maximum); 0 leaves a dynamic alloca to `llc` (PTX's own `alloca`)
+        /// where the target has it, and makes it an error where it does not.
+        pub dynamic_alloca_size: u64 = option(
+            "dynamic-alloca-size",
+            "0",
+            "bytes reserved for each dynamic alloca (seed 004's conservative maximum, unchecked at run time); 0 = leave it to llc (PTX alloca, sm_52 and PTX 7.3 or later), an error on older targets"
+        ),
+        /// Emit allocas in address space 5 (seed 004, upstream LLVM after 22)
+        /// instead of a generic alloca with a local view; `llc` 22.1
+        /// miscompiles allocas in space 5.
+        pub local_allocas: bool = option(
+            "local-allocas",
+            "false",
+            "allocas in address space 5 as seed 004 says (llc 22.1 miscompiles them); default: generic alloca + local view"
+        ),
+        /// Hoist the constant-size allocas of every block to the entry block
+        /// (seed 004); by default only the entry block's slots move (to its
+        /// top) and `llc` hoists the others after its SROA.
+        pub hoist_allocas: bool = option(
+            "hoist-allocas",
+            "false",
+            "hoist constant-size allocas of every block to the entry block as seed 004 says; default: only the entry block's move to its top (llc hoists the others after its SROA)"
+        ),
+        /// Whether LLVM's optimizer runs on the output before `llc`: then the
+        /// slots stay as they are (dynamic ones are still checked), for `llc`
+        /// to move to local memory after it. A local view hides the slot's
+        /// alignment from LLVM's alignment inference, which then cannot pair
+        /// its stores (upstream's non-portable-cluster-launch: 8 st.local.b32
+        /// instead of 4 st.local.v2.b32).
+        pub llvm_opt_after: LlvmOptAfter = option("llvm-opt-after", "auto", LlvmOptAfter::DESCRIPTION),
+        /// The target `llc` compiles for: whether it has PTX's `alloca`.
+        pub target: TargetOptions = group(),
+    }
+    pass "lower-alloca" (LowerAlloca) on "llvm.func":
         "Move stack slots to the local address space (one cast back to generic), hoist constant-size ones to the entry block";
-    const OPTIONS: &'static [OptionInfo] = &[
-        OptionInfo {
-            name: "dynamic-alloca-size",
-            default: "0",
-            description: "bytes reserved for each dynamic alloca (seed 004's conservative maximum, unchecked at run time); 0 = leave it to llc (PTX alloca, sm_52 and PTX 7.3 or later), an error on older targets",
-        },
-        OptionInfo {
-            name: "local-allocas",
-            default: "false",
-            description: "allocas in address space 5 as seed 004 says (llc 22.1 miscompiles them); default: generic alloca + local view",
-        },
-        OptionInfo {
-            name: "hoist-allocas",
-            default: "false",
-            description: "hoist constant-size allocas of every block to the entry block as seed 004 says; default: only the entry block's move to its top (llc hoists the others after its SROA)",
-        },
-        LlvmOptAfter::OPTION,
-        TargetOptions::OPTIONS[0],
-        TargetOptions::OPTIONS[1],
-    ];
-
-    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        if let Some(result) = self.target.set(Self::PASS, name, value) {
-            return result;
-        }
-        match name {
-            "dynamic-alloca-size" => self.dynamic_alloca_size = parse_u64(Self::PASS, name, value)?,
-            "local-allocas" => self.local_allocas = parse_bool(Self::PASS, name, value)?,
-            "hoist-allocas" => self.hoist_allocas = parse_bool(Self::PASS, name, value)?,
-            "llvm-opt-after" => self.llvm_opt_after = LlvmOptAfter::parse(Self::PASS, name, value)?,
-            _ => return Err(unknown_option::<Self>(name)),
-        }
-        Ok(())
+    fn run(&self, function) -> bool {
+        lower_alloca(function, self).is_ok()
     }
 }
 
@@ -404,20 +382,7 @@ pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) 
     Ok(frame)
 }
 
-static PASS_ID: PassId = PassId;
-
 /// The `lower-alloca` pass, anchored on `llvm.func`.
 pub fn create_lower_alloca_pass(options: &LowerAllocaOptions) -> Pass {
     options.create_pass()
-}
-
-impl PtxccPass for LowerAllocaOptions {
-    const NAME: &'static str = "LowerAlloca";
-    const ANCHOR: &'static str = "llvm.func";
-
-    const ID: &'static PassId = &PASS_ID;
-
-    fn run(&self, function: OperationRef) -> bool {
-        lower_alloca(function, self).is_ok()
-    }
 }

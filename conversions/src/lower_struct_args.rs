@@ -60,140 +60,91 @@ pub use analysis::{plan_argument, Action, ArgumentPlan, ByvalParameter, PlanCont
 pub use readonly::ReadOnlyAnalysis;
 pub use rewrite::rewrite_argument;
 
+use crate::options::declare_pass;
 use crate::{
     abi::{check_param_space, classify::Thresholds, signature::function_signature, DataLayout, FunctionSignature},
     context::context_of,
     ir::{body_ops, module_functions, op_name},
     kernel::{is_kernel, parameter_attribute, LLVM_BYVAL},
-    options::{
-        parse_bool, parse_u64, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions, TargetCache,
-        TargetOptions,
-    },
-    pass::{PassId, PtxccPass},
+    options::{LlvmOptAfter, TargetCache, TargetOptions},
+    pass::PtxccPass,
 };
 
 /// The module attribute that records the `opt-byval` value
 /// `lower-struct-args` ran with (for `memory-space-opt` to check).
 pub const OPT_BYVAL_ATTRIBUTE: &str = "ptxcc.opt_byval";
 
-/// Options of `lower-struct-args`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LowerStructArgsOptions {
-    /// Lower `byval` parameters at all (seed 002's shared `opt-byval`).
-    pub opt_byval: bool,
-    /// Largest local copy of a `byval` parameter, in bytes (seed 001).
-    pub max_byval_size: u64,
-    /// Largest aggregate, in bytes, a device function receives flattened
-    /// (seed 000).
-    pub flatten_threshold: u64,
-    /// Most vector elements a flattened leaf may have (seed 000).
-    pub vector_threshold: u64,
-    /// Aggregate results above this many bytes are returned through `sret`
-    /// where every caller has a slot for them (seed 000 phase 5).
-    pub sret_threshold: u64,
-    /// Flatten kernel parameters too (changes the launch ABI).
-    pub flatten_kernel_args: bool,
-    /// The target of functions that do not name theirs (`cvta.param` and
-    /// the param-space limit depend on it).
-    pub target: TargetOptions,
-    /// Whether LLVM's optimizer runs on the output before `llc`; where it
-    /// does, a kernel `byval` parameter is lowered only when every use reads
-    /// it at a known place (see [`LlvmOptAfter`]).
-    pub llvm_opt_after: LlvmOptAfter,
-    /// Nothing outside the module calls its device functions (`nvcc
-    /// -rdc=false`, clang without `-fgpu-rdc`): externally visible ones are
-    /// made internal instead of getting an internal clone and a wrapper.
-    pub whole_program: bool,
-    /// Flatten every aggregate within `flatten_threshold`, as seed 000 does,
-    /// even where one parameter per leaf takes more `st.param`/`ld.param`
-    /// than llc's `.v2`/`.v4` parts of the aggregate (off: flattened only
-    /// where it costs no more; see [`device::plan_parameter`]).
-    pub flatten_always: bool,
-}
-
-impl Default for LowerStructArgsOptions {
-    fn default() -> Self {
-        Self {
-            opt_byval: true,
-            max_byval_size: 4096,
-            flatten_threshold: 32,
-            vector_threshold: 4,
-            sret_threshold: 16,
-            flatten_kernel_args: false,
-            target: TargetOptions::default(),
-            llvm_opt_after: LlvmOptAfter::Auto,
-            whole_program: false,
-            flatten_always: false,
-        }
+declare_pass! {
+    /// Options of `lower-struct-args`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct LowerStructArgsOptions {
+        /// Lower `byval` parameters at all (seed 002's shared `opt-byval`).
+        pub opt_byval: bool = option(
+            "opt-byval",
+            "true",
+            "lower kernel byval parameters to param-space reads; false leaves them as they are"
+        ),
+        /// Largest local copy of a `byval` parameter, in bytes (seed 001).
+        pub max_byval_size: u64 = option(
+            "max-byval-size",
+            "4096",
+            "largest local copy of a byval parameter in bytes; a larger one is an error"
+        ),
+        /// Largest aggregate, in bytes, a device function receives flattened
+        /// (seed 000).
+        pub flatten_threshold: u64 = option(
+            "flatten-threshold",
+            "32",
+            "largest aggregate in bytes that a device function receives as one parameter per leaf"
+        ),
+        /// Most vector elements a flattened leaf may have (seed 000).
+        pub vector_threshold: u64 = option(
+            "vector-threshold",
+            "4",
+            "most elements of a vector leaf in a flattened aggregate"
+        ),
+        /// Aggregate results above this many bytes are returned through `sret`
+        /// where every caller has a slot for them (seed 000 phase 5).
+        pub sret_threshold: u64 = option(
+            "sret-threshold",
+            "16",
+            "aggregate results above this many bytes are returned through an sret pointer where every caller stores them"
+        ),
+        /// Flatten kernel parameters too (changes the launch ABI).
+        pub flatten_kernel_args: bool = option(
+            "flatten-kernel-args",
+            "false",
+            "flatten small aggregate kernel parameters too (changes the launch ABI)"
+        ),
+        /// The target of functions that do not name theirs (`cvta.param` and
+        /// the param-space limit depend on it).
+        pub target: TargetOptions = group(),
+        /// Whether LLVM's optimizer runs on the output before `llc`; where it
+        /// does, a kernel `byval` parameter is lowered only when every use reads
+        /// it at a known place (see [`LlvmOptAfter`]).
+        pub llvm_opt_after: LlvmOptAfter = option("llvm-opt-after", "auto", LlvmOptAfter::DESCRIPTION),
+        /// Nothing outside the module calls its device functions (`nvcc
+        /// -rdc=false`, clang without `-fgpu-rdc`): externally visible ones are
+        /// made internal instead of getting an internal clone and a wrapper.
+        pub whole_program: bool = option(
+            "whole-program",
+            "false",
+            "nothing outside the module calls its device functions (nvcc -rdc=false): make externally visible ones internal instead of calling an internal clone and keeping a wrapper"
+        ),
+        /// Flatten every aggregate within `flatten_threshold`, as seed 000 does,
+        /// even where one parameter per leaf takes more `st.param`/`ld.param`
+        /// than llc's `.v2`/`.v4` parts of the aggregate (off: flattened only
+        /// where it costs no more; see [`device::plan_parameter`]).
+        pub flatten_always: bool = option(
+            "flatten-always",
+            "false",
+            "flatten every aggregate within flatten-threshold as seed 000 does, even where one .param per leaf takes more st.param/ld.param than llc's .v2/.v4 parts (false: only where it costs no more; a byval pointer then passes the aggregate's value)"
+        ),
     }
-}
-
-impl PassOptions for LowerStructArgsOptions {
-    const PASS: &'static str = "lower-struct-args";
-    const SUMMARY: &'static str = "Lower kernel byval parameters: param-space loads, cvta.param for read-only escapes, local copies only when written";
-    const OPTIONS: &'static [OptionInfo] = &[
-        OptionInfo {
-            name: "opt-byval",
-            default: "true",
-            description: "lower kernel byval parameters to param-space reads; false leaves them as they are",
-        },
-        OptionInfo {
-            name: "max-byval-size",
-            default: "4096",
-            description: "largest local copy of a byval parameter in bytes; a larger one is an error",
-        },
-        OptionInfo {
-            name: "flatten-threshold",
-            default: "32",
-            description: "largest aggregate in bytes that a device function receives as one parameter per leaf",
-        },
-        OptionInfo {
-            name: "vector-threshold",
-            default: "4",
-            description: "most elements of a vector leaf in a flattened aggregate",
-        },
-        OptionInfo {
-            name: "sret-threshold",
-            default: "16",
-            description: "aggregate results above this many bytes are returned through an sret pointer where every caller stores them",
-        },
-        OptionInfo {
-            name: "flatten-kernel-args",
-            default: "false",
-            description: "flatten small aggregate kernel parameters too (changes the launch ABI)",
-        },
-        TargetOptions::OPTIONS[0],
-        TargetOptions::OPTIONS[1],
-        LlvmOptAfter::OPTION,
-        OptionInfo {
-            name: "whole-program",
-            default: "false",
-            description: "nothing outside the module calls its device functions (nvcc -rdc=false): make externally visible ones internal instead of calling an internal clone and keeping a wrapper",
-        },
-        OptionInfo {
-            name: "flatten-always",
-            default: "false",
-            description: "flatten every aggregate within flatten-threshold as seed 000 does, even where one .param per leaf takes more st.param/ld.param than llc's .v2/.v4 parts (false: only where it costs no more; a byval pointer then passes the aggregate's value)",
-        },
-    ];
-
-    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        if let Some(result) = self.target.set(Self::PASS, name, value) {
-            return result;
-        }
-        match name {
-            "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
-            "llvm-opt-after" => self.llvm_opt_after = LlvmOptAfter::parse(Self::PASS, name, value)?,
-            "whole-program" => self.whole_program = parse_bool(Self::PASS, name, value)?,
-            "flatten-always" => self.flatten_always = parse_bool(Self::PASS, name, value)?,
-            "max-byval-size" => self.max_byval_size = parse_u64(Self::PASS, name, value)?,
-            "flatten-threshold" => self.flatten_threshold = parse_u64(Self::PASS, name, value)?,
-            "vector-threshold" => self.vector_threshold = parse_u64(Self::PASS, name, value)?,
-            "sret-threshold" => self.sret_threshold = parse_u64(Self::PASS, name, value)?,
-            "flatten-kernel-args" => self.flatten_kernel_args = parse_bool(Self::PASS, name, value)?,
-            _ => return Err(unknown_option::<Self>(name)),
-        }
-        Ok(())
+    pass "lower-struct-args" (LowerStructArgs) on "builtin.module":
+        "Lower kernel byval parameters: param-space loads, cvta.param for read-only escapes, local copies only when written";
+    fn run(&self, module) -> bool {
+        lower_struct_args(module, self).is_ok()
     }
 }
 
@@ -637,23 +588,10 @@ fn byval_parameters<'c, 'a>(
     found
 }
 
-static PASS_ID: PassId = PassId;
-
 /// The `lower-struct-args` pass, anchored on `builtin.module` (it reads
 /// callees' bodies to decide the cast-only path).
 pub fn create_lower_struct_args_pass(options: &LowerStructArgsOptions) -> Pass {
     options.create_pass()
-}
-
-impl PtxccPass for LowerStructArgsOptions {
-    const NAME: &'static str = "LowerStructArgs";
-    const ANCHOR: &'static str = "builtin.module";
-
-    const ID: &'static PassId = &PASS_ID;
-
-    fn run(&self, module: OperationRef) -> bool {
-        lower_struct_args(module, self).is_ok()
-    }
 }
 
 #[cfg(test)]

@@ -85,6 +85,7 @@ use ptxcc_dialect::{
     verify::emit_error,
 };
 
+use crate::options::declare_pass;
 use crate::{
     context::context_of,
     ir::{
@@ -93,57 +94,37 @@ use crate::{
     },
     kernel::{is_kernel, parameter_count, parameter_has},
     lower_struct_args::OPT_BYVAL_ATTRIBUTE,
-    options::{parse_bool, unknown_option, LlvmOptAfter, OptionError, OptionInfo, PassOptions},
-    pass::{PassId, PtxccPass},
+    options::LlvmOptAfter,
+    pass::PtxccPass,
 };
 
-/// Options of `memory-space-opt`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MemorySpaceOptOptions {
-    /// Seed param space from `lower-struct-args`' pointers and fold their
-    /// casts (seed 002's shared `opt-byval`; must match `lower-struct-args`).
-    pub opt_byval: bool,
-    /// Kernel pointer parameters (and pointers read from kernel `byval`
-    /// parameters) point to global memory (CUDA semantics).
-    pub kernel_params_global: bool,
-    /// Whether LLVM's optimizer runs on the output before `llc`: then
-    /// pointers to stack slots stay generic (`llc` moves them to local
-    /// memory after it; a local view before it hides the slot's alignment).
-    pub llvm_opt_after: LlvmOptAfter,
-}
-
-impl Default for MemorySpaceOptOptions {
-    fn default() -> Self {
-        Self { opt_byval: true, kernel_params_global: true, llvm_opt_after: LlvmOptAfter::Auto }
+declare_pass! {
+    /// Options of `memory-space-opt`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct MemorySpaceOptOptions {
+        /// Seed param space from `lower-struct-args`' pointers and fold their
+        /// casts (seed 002's shared `opt-byval`; must match `lower-struct-args`).
+        pub opt_byval: bool = option(
+            "opt-byval",
+            "true",
+            "treat lower-struct-args' param-space pointers as param space and fold their casts; must be the value lower-struct-args ran with"
+        ),
+        /// Kernel pointer parameters (and pointers read from kernel `byval`
+        /// parameters) point to global memory (CUDA semantics).
+        pub kernel_params_global: bool = option(
+            "kernel-params-global",
+            "true",
+            "kernel pointer parameters, and pointers read from kernel byval parameters, point to global memory (CUDA)"
+        ),
+        /// Whether LLVM's optimizer runs on the output before `llc`: then
+        /// pointers to stack slots stay generic (`llc` moves them to local
+        /// memory after it; a local view before it hides the slot's alignment).
+        pub llvm_opt_after: LlvmOptAfter = option("llvm-opt-after", "auto", LlvmOptAfter::DESCRIPTION),
     }
-}
-
-impl PassOptions for MemorySpaceOptOptions {
-    const PASS: &'static str = "memory-space-opt";
-    const SUMMARY: &'static str =
+    pass "memory-space-opt" (MemorySpaceOpt) on "llvm.func":
         "Infer the address space of generic pointers and move loads, stores, atomics and memory intrinsics there";
-    const OPTIONS: &'static [OptionInfo] = &[
-        OptionInfo {
-            name: "opt-byval",
-            default: "true",
-            description: "treat lower-struct-args' param-space pointers as param space and fold their casts; must be the value lower-struct-args ran with",
-        },
-        OptionInfo {
-            name: "kernel-params-global",
-            default: "true",
-            description: "kernel pointer parameters, and pointers read from kernel byval parameters, point to global memory (CUDA)",
-        },
-        LlvmOptAfter::OPTION,
-    ];
-
-    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        match name {
-            "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
-            "kernel-params-global" => self.kernel_params_global = parse_bool(Self::PASS, name, value)?,
-            "llvm-opt-after" => self.llvm_opt_after = LlvmOptAfter::parse(Self::PASS, name, value)?,
-            _ => return Err(unknown_option::<Self>(name)),
-        }
-        Ok(())
+    fn run(&self, function) -> bool {
+        memory_space_opt(function, self).is_ok()
     }
 }
 
@@ -659,22 +640,9 @@ fn is_address(op: OperationRef) -> bool {
     )
 }
 
-static PASS_ID: PassId = PassId;
-
 /// The `memory-space-opt` pass, anchored on `llvm.func`.
 pub fn create_memory_space_opt_pass(options: &MemorySpaceOptOptions) -> Pass {
     options.create_pass()
-}
-
-impl PtxccPass for MemorySpaceOptOptions {
-    const NAME: &'static str = "MemorySpaceOpt";
-    const ANCHOR: &'static str = "llvm.func";
-
-    const ID: &'static PassId = &PASS_ID;
-
-    fn run(&self, function: OperationRef) -> bool {
-        memory_space_opt(function, self).is_ok()
-    }
 }
 
 #[cfg(test)]

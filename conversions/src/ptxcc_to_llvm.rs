@@ -36,53 +36,28 @@ pub use casts::{param_space_parameter, populate_cast_patterns};
 pub use copy_param::{plan_inline_copy, populate_copy_param_patterns, Access, AccessKind};
 pub use load_param::populate_load_param_patterns;
 
-use crate::{
-    context::context_of,
-    options::{parse_bool, parse_u64, unknown_option, OptionError, OptionInfo, PassOptions},
-    pass::{PassId, PtxccPass},
-};
+use crate::options::declare_pass;
+use crate::{context::context_of, pass::PtxccPass};
 
-/// Options of `convert-ptxcc-to-llvm`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConvertPtxccToLlvmOptions {
-    /// Copies of at most this many bytes are expanded inline; larger ones
-    /// become `llvm.intr.memcpy` (seed 001's `nvptx-byval-inline-threshold`).
-    pub inline_copy_threshold: u64,
-    /// Use `vector<4xi32>`/`vector<2xi32>` accesses for aligned copies (seed
-    /// 001's `nvptx-byval-vector`); scalars of at most 8 bytes otherwise.
-    pub vector_copy: bool,
-}
-
-impl Default for ConvertPtxccToLlvmOptions {
-    fn default() -> Self {
-        Self { inline_copy_threshold: 256, vector_copy: true }
+declare_pass! {
+    /// Options of `convert-ptxcc-to-llvm`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct ConvertPtxccToLlvmOptions {
+        /// Copies of at most this many bytes are expanded inline; larger ones
+        /// become `llvm.intr.memcpy` (seed 001's `nvptx-byval-inline-threshold`).
+        pub inline_copy_threshold: u64 = option(
+            "inline-copy-threshold",
+            "256",
+            "copy_param of at most this many bytes is expanded into loads and stores; larger copies become llvm.intr.memcpy"
+        ),
+        /// Use `vector<4xi32>`/`vector<2xi32>` accesses for aligned copies (seed
+        /// 001's `nvptx-byval-vector`); scalars of at most 8 bytes otherwise.
+        pub vector_copy: bool = option("vector-copy", "true", "expand copies with v4/v2 accesses when the alignment allows"),
     }
-}
-
-impl PassOptions for ConvertPtxccToLlvmOptions {
-    const PASS: &'static str = "convert-ptxcc-to-llvm";
-    const SUMMARY: &'static str =
+    pass "convert-ptxcc-to-llvm" (ConvertPtxccToLlvm) on "llvm.func":
         "Lower every ptxcc op to LLVM/NVVM-dialect ops (ld.param, cvta.param, vectorised copies)";
-    const OPTIONS: &'static [OptionInfo] = &[
-        OptionInfo {
-            name: "inline-copy-threshold",
-            default: "256",
-            description: "copy_param of at most this many bytes is expanded into loads and stores; larger copies become llvm.intr.memcpy",
-        },
-        OptionInfo {
-            name: "vector-copy",
-            default: "true",
-            description: "expand copies with v4/v2 accesses when the alignment allows",
-        },
-    ];
-
-    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        match name {
-            "inline-copy-threshold" => self.inline_copy_threshold = parse_u64(Self::PASS, name, value)?,
-            "vector-copy" => self.vector_copy = parse_bool(Self::PASS, name, value)?,
-            _ => return Err(unknown_option::<Self>(name)),
-        }
-        Ok(())
+    fn run(&self, function) -> bool {
+        convert_ptxcc_to_llvm(function, self).is_ok()
     }
 }
 
@@ -188,22 +163,9 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
     Ok(())
 }
 
-static PASS_ID: PassId = PassId;
-
 /// The `convert-ptxcc-to-llvm` pass, anchored on `llvm.func`.
 pub fn create_convert_ptxcc_to_llvm_pass(options: &ConvertPtxccToLlvmOptions) -> Pass {
     options.create_pass()
-}
-
-impl PtxccPass for ConvertPtxccToLlvmOptions {
-    const NAME: &'static str = "ConvertPtxccToLlvm";
-    const ANCHOR: &'static str = "llvm.func";
-
-    const ID: &'static PassId = &PASS_ID;
-
-    fn run(&self, function: OperationRef) -> bool {
-        convert_ptxcc_to_llvm(function, self).is_ok()
-    }
 }
 
 /// Builds the replacement of one op at its position.

@@ -31,6 +31,7 @@ use melior::{
 };
 use ptxcc_dialect::{address_space, names, types::pointer_address_space, verify::emit_error};
 
+use crate::options::declare_pass;
 use crate::{
     abi::{
         check_param_space,
@@ -41,58 +42,35 @@ use crate::{
     ir::{as_result, integer_attribute, nested_ops, op_name},
     kernel::{function_type, is_kernel, parameter_count, parameter_has, LLVM_BYVAL},
     memory_space_opt::{recorded_opt_byval, MemorySpaceOptOptions, SpaceAnalysis},
-    options::{parse_bool, unknown_option, OptionError, OptionInfo, PassOptions, TargetOptions},
-    pass::{PassId, PtxccPass},
+    options::TargetOptions,
+    pass::PtxccPass,
 };
 
-/// Options of `ptxcc-verify`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerifyOptions {
-    /// The target of functions that do not name theirs.
-    pub target: TargetOptions,
-    /// Whether `lower-struct-args` ran with `opt-byval` (when the module
-    /// does not record it).
-    pub opt_byval: bool,
-    /// Reject atomics the target has no instruction for (seed 003), not
-    /// only those `llc` cannot lower.
-    pub strict_atomics: bool,
-}
-
-impl Default for VerifyOptions {
-    fn default() -> Self {
-        Self { target: TargetOptions::default(), opt_byval: true, strict_atomics: true }
+declare_pass! {
+    /// Options of `ptxcc-verify`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct VerifyOptions {
+        /// The target of functions that do not name theirs.
+        pub target: TargetOptions = group(),
+        /// Whether `lower-struct-args` ran with `opt-byval` (when the module
+        /// does not record it).
+        pub opt_byval: bool = option(
+            "opt-byval",
+            "true",
+            "whether lower-struct-args ran with opt-byval, for modules that do not record it"
+        ),
+        /// Reject atomics the target has no instruction for (seed 003), not
+        /// only those `llc` cannot lower.
+        pub strict_atomics: bool = option(
+            "strict-atomics",
+            "true",
+            "reject atomics the target has no instruction for (vector atomics below sm_90, 16-bit cas below sm_70, ...); false: only those llc cannot lower"
+        ),
     }
-}
-
-impl PassOptions for VerifyOptions {
-    const PASS: &'static str = "ptxcc-verify";
-    const SUMMARY: &'static str =
+    pass "ptxcc-verify" (PtxccVerify) on "builtin.module":
         "Reject IR that would become wrong or illegal PTX (local launch arguments, cvta.param in device functions, byval left with opt-byval, inexpressible variadics, param space, atomics the target lacks)";
-    const OPTIONS: &'static [OptionInfo] = &[
-        TargetOptions::OPTIONS[0],
-        TargetOptions::OPTIONS[1],
-        OptionInfo {
-            name: "opt-byval",
-            default: "true",
-            description: "whether lower-struct-args ran with opt-byval, for modules that do not record it",
-        },
-        OptionInfo {
-            name: "strict-atomics",
-            default: "true",
-            description: "reject atomics the target has no instruction for (vector atomics below sm_90, 16-bit cas below sm_70, ...); false: only those llc cannot lower",
-        },
-    ];
-
-    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        if let Some(result) = self.target.set(Self::PASS, name, value) {
-            return result;
-        }
-        match name {
-            "opt-byval" => self.opt_byval = parse_bool(Self::PASS, name, value)?,
-            "strict-atomics" => self.strict_atomics = parse_bool(Self::PASS, name, value)?,
-            _ => return Err(unknown_option::<Self>(name)),
-        }
-        Ok(())
+    fn run(&self, module) -> bool {
+        verify_module(module, self) == 0
     }
 }
 
@@ -484,21 +462,8 @@ pub fn verify_module(module: OperationRef, options: &VerifyOptions) -> usize {
     count
 }
 
-static PASS_ID: PassId = PassId;
-
 /// The `ptxcc-verify` pass, anchored on `builtin.module`; it changes
 /// nothing and fails when it finds a violation.
 pub fn create_verify_pass(options: &VerifyOptions) -> Pass {
     options.create_pass()
-}
-
-impl PtxccPass for VerifyOptions {
-    const NAME: &'static str = "PtxccVerify";
-    const ANCHOR: &'static str = "builtin.module";
-
-    const ID: &'static PassId = &PASS_ID;
-
-    fn run(&self, module: OperationRef) -> bool {
-        verify_module(module, self) == 0
-    }
 }
