@@ -442,9 +442,9 @@ fn lower_device_functions<'c, 'a>(
                     thresholds: &thresholds,
                     lower_byval: options.opt_byval,
                     target: &target,
+                    flatten_kernels: options.flatten_kernel_args,
                 };
-                let plan =
-                    device::plan_function(*func, symbols.get(name.as_str()), &policy, options.flatten_kernel_args);
+                let plan = device::plan_function(*func, symbols.get(name.as_str()), &policy);
                 if to_plan.as_ref().is_some_and(|names| !names.contains(name)) {
                     debug_assert!(plan.is_none(), "'@{name}' would change after a round that did not touch it");
                     continue;

@@ -113,7 +113,7 @@ pub fn split_external_functions<'c, 'a>(
             continue;
         }
         let target = super::device_target(func, options, targets);
-        let policy = PlanPolicy { layout, thresholds, lower_byval, target: &target };
+        let policy = PlanPolicy { layout, thresholds, lower_byval, target: &target, flatten_kernels: false };
         if !would_change_as_local(func, uses.calls.clone(), &policy) {
             continue;
         }

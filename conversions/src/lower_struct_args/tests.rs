@@ -160,8 +160,14 @@ fn device_plan(parameter: &str) -> String {
     let leaf_types = |leaves: &[device::FlatLeaf]| -> String {
         leaves.iter().map(|l| format!("{}@{}", l.ty, l.offset)).collect::<Vec<_>>().join(" ")
     };
-    let policy = device::PlanPolicy { layout: &layout, thresholds: &thresholds, lower_byval: true, target: &target };
-    match device::plan_parameter(func, 0, &policy, true) {
+    let policy = device::PlanPolicy {
+        layout: &layout,
+        thresholds: &thresholds,
+        lower_byval: true,
+        target: &target,
+        flatten_kernels: false,
+    };
+    match device::plan_parameter(func, 0, &policy, crate::abi::Linkage::Local) {
         device::ParamPlan::Keep => "keep".into(),
         device::ParamPlan::Flatten { form, leaves, .. } => format!("flatten {form:?} {}", leaf_types(&leaves)),
         device::ParamPlan::ByValue { leaves, .. } => format!("by-value {}", leaf_types(&leaves)),

@@ -1,0 +1,400 @@
+//! Planning a device function: which parameters are flattened, passed by
+//! value or kept, and whether its aggregate result goes through `sret`.
+
+use super::{
+    call_arguments, parameter_types, result_type, signature_is_fixed, signature_is_fixed_as, sret::elided_slot,
+    AggregateForm, DevicePlan, FlatLeaf, ParamPlan,
+};
+
+use crate::ir::{BlockExt, OperationExt};
+
+use melior::ir::{
+    attribute::TypeAttribute, operation::OperationLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+};
+use ptxcc_dialect::{address_space, types::pointer_address_space};
+
+use super::super::{
+    analysis::gep_offset,
+    readonly::{is_atomic, is_debug_info},
+    symbols::SymbolUses,
+};
+use crate::{
+    abi::Linkage,
+    abi::{
+        classify::{classify_argument, classify_result, ArgClass, Thresholds},
+        mlir::abi_type,
+        parts::{schedule, value_parts},
+        target::Target,
+        DataLayout,
+    },
+    ir::{first_result, op_name, uses},
+    kernel::{is_kernel, parameter_attribute, parameter_integer, LLVM_BYVAL},
+};
+
+/// Whether a type is an LLVM struct or array.
+fn is_aggregate(ty: Type) -> bool {
+    abi_type(ty).is_ok_and(|t| t.is_aggregate())
+}
+
+/// The type reached by `path` inside the aggregate `ty`.
+fn type_at<'c>(ty: Type<'c>, path: &[i64]) -> Type<'c> {
+    let mut current = ty;
+    for index in path {
+        // SAFETY: `path` comes from the leaves of `ty`, so each step is a
+        // struct field or an array element of the current type.
+        current = unsafe {
+            if mlir_sys::mlirTypeIsALLVMStructType(current.to_raw()) {
+                Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(current.to_raw(), *index as isize))
+            } else {
+                Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(current.to_raw()))
+            }
+        };
+    }
+    current
+}
+
+/// The flattened leaves of `ty`, when seed 000 flattens it.
+///
+/// Leaves that are pointers into spaces other than generic and global are
+/// refused: their size comes from the module's data layout (32 bits with
+/// `-fcuda-short-ptr`), which ptxcc does not read, so their offsets are not
+/// certain. With `in_memory` (a `byval` pointer), the leaves must also
+/// cover every byte: a union's data can sit where its LLVM type has
+/// padding, and a leaf must hold whole bytes (no `i1`).
+fn flat_leaves<'c>(
+    layout: &DataLayout,
+    ty: Type<'c>,
+    thresholds: &Thresholds,
+    in_memory: bool,
+) -> Option<Vec<FlatLeaf<'c>>> {
+    let abi = abi_type(ty).ok()?;
+    let classification = classify_argument(layout, &abi, thresholds);
+    // (Offsets become i32 GEP indices.)
+    if classification.class != ArgClass::Flatten
+        || classification.leaves.is_empty()
+        || classification.size > i32::MAX as u64
+    {
+        return None;
+    }
+    if classification.leaves.iter().any(|leaf| has_uncertain_pointer(&leaf.ty)) {
+        return None;
+    }
+    if in_memory && !covers_every_byte(layout, &classification.leaves, classification.size) {
+        return None;
+    }
+    Some(
+        classification
+            .leaves
+            .iter()
+            .map(|leaf| {
+                let path: Vec<i64> = leaf.path.iter().map(|&i| i as i64).collect();
+                FlatLeaf { offset: leaf.offset, ty: type_at(ty, &path), path }
+            })
+            .collect(),
+    )
+}
+
+/// Parameter `index` of `func`'s body.
+fn parameter_value<'c, 'a>(func: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
+    let entry = func.region_at(0).ok()?.first_block()?;
+    let argument = entry.argument_at(index).ok()?;
+    // SAFETY: the argument lives as long as the function body.
+    Some(unsafe { Value::from_raw(argument.to_raw()) })
+}
+
+/// Whether a leaf type holds a pointer whose size depends on the module's
+/// data layout (any space but generic and global).
+fn has_uncertain_pointer(ty: &crate::abi::AbiType) -> bool {
+    match ty {
+        crate::abi::AbiType::Ptr(space) => !matches!(*space, address_space::GENERIC | address_space::GLOBAL),
+        crate::abi::AbiType::Vector(elem, _) | crate::abi::AbiType::Array(elem, _) => has_uncertain_pointer(elem),
+        crate::abi::AbiType::Struct(body) => body.fields.iter().any(has_uncertain_pointer),
+        _ => false,
+    }
+}
+
+/// Whether `leaves`, in order, tile `0..size` with whole bytes.
+fn covers_every_byte(layout: &DataLayout, leaves: &[crate::abi::classify::Leaf], size: u64) -> bool {
+    let mut next = 0;
+    for leaf in leaves {
+        let bytes = layout.store_size(&leaf.ty);
+        if leaf.offset != next || layout.size_in_bits(&leaf.ty) != bytes * 8 {
+            return false;
+        }
+        next += bytes;
+    }
+    next == size
+}
+
+/// What the plan of a device function depends on besides the function.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanPolicy<'p> {
+    /// The data layout sizes and offsets come from.
+    pub layout: &'p DataLayout,
+    /// `flatten-threshold`, `vector-threshold`, `sret-threshold` and
+    /// `flatten-always`.
+    pub thresholds: &'p Thresholds,
+    /// `opt-byval`: without it `byval` pointers are left alone.
+    pub lower_byval: bool,
+    /// The target llc compiles the function for (which vector parts exist).
+    pub target: &'p Target,
+    /// `flatten-kernel-args`: kernels may change signature too.
+    pub flatten_kernels: bool,
+}
+
+/// The plan for parameter `index` of `func` under `policy`.
+///
+/// Flattening pays only in memory: it lets the caller pass leaves it has in
+/// registers instead of an aggregate in memory. In `.param` traffic, one
+/// parameter per leaf is never better than the aggregate's own `.param`,
+/// which llc reads and writes in `.v2`/`.v4` parts (the ABI model's
+/// [`schedule`] of its [`value_parts`], at the 16-byte alignment llc gives
+/// the parameters of a function whose every call it sees). So an aggregate
+/// is flattened only where that costs no more accesses than its parts; else
+/// an SSA aggregate stays as it is (no memory to remove) and a `byval`
+/// pointer becomes [`ParamPlan::ByValue`] (the caller's memory can still go,
+/// at llc's traffic; [`plan_signature`] keeps it `byval` where no call site
+/// passes memory that would go).
+///
+/// `linkage`: the linkage the function will have in LLVM IR; with
+/// [`Linkage::Local`] (internal or private) llc aligns its aggregate
+/// parameters to 16 bytes (an externally visible one keeps the ABI
+/// alignment its other callers use).
+pub fn plan_parameter<'c>(
+    func: OperationRef<'c, '_>,
+    index: usize,
+    policy: &PlanPolicy,
+    linkage: Linkage,
+) -> ParamPlan<'c> {
+    match parameter_types(func).get(index) {
+        Some(&ty) => plan_parameter_of(func, index, ty, policy, linkage),
+        None => ParamPlan::Keep,
+    }
+}
+
+/// [`plan_parameter`] for parameter `index`, of type `ty`.
+fn plan_parameter_of<'c>(
+    func: OperationRef<'c, '_>,
+    index: usize,
+    ty: Type<'c>,
+    policy: &PlanPolicy,
+    linkage: Linkage,
+) -> ParamPlan<'c> {
+    // Most parameters are scalars and pointers that are not `byval`.
+    if !crate::abi::mlir::may_be_aggregate(ty) && parameter_attribute(func, index, LLVM_BYVAL).is_none() {
+        return ParamPlan::Keep;
+    }
+    let PlanPolicy { layout, thresholds, lower_byval, target, .. } = *policy;
+    let param_align = |align: u64| if linkage == Linkage::Local { align.max(16) } else { align };
+    // A kernel's parameters (flattened only with `flatten-kernel-args`) are
+    // written by the launch, not by `st.param`s of a caller.
+    let always = thresholds.flatten_always || is_kernel(func);
+    if let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) {
+        let Ok(aggregate) = TypeAttribute::try_from(byval).map(|t| t.value()) else { return ParamPlan::Keep };
+        if !lower_byval || pointer_address_space(ty) != Some(address_space::GENERIC) {
+            return ParamPlan::Keep;
+        }
+        let Ok(abi) = abi_type(aggregate) else { return ParamPlan::Keep };
+        let declared = parameter_integer(func, index, "llvm.align").and_then(|a| u64::try_from(a).ok());
+        let align = declared.unwrap_or(layout.abi_align(&abi));
+        // Flattened only when the callee just reads leaves: anything else
+        // would need the struct in memory again, which llc's own handling
+        // of a byval parameter already does as well as a rebuilt slot.
+        let leaves = flat_leaves(layout, aggregate, thresholds, true)
+            .filter(|leaves| parameter_value(func, index).is_some_and(|old| leaf_reads(layout, old, leaves).is_some()));
+        return match leaves {
+            Some(leaves)
+                if flattening_costs_no_traffic(
+                    layout,
+                    &abi,
+                    param_align(align.max(layout.abi_align(&abi))),
+                    &leaves,
+                    target,
+                    always,
+                ) =>
+            {
+                ParamPlan::Flatten { form: AggregateForm::Byval, ty: aggregate, align, leaves }
+            }
+            Some(leaves) => ParamPlan::ByValue { ty: aggregate, align, leaves },
+            // Stays as it is. llc gives the `.param` of a function whose
+            // every call is visible at least 16 bytes of alignment by itself;
+            // raising the callee's `llvm.align` in the IR as well made it
+            // disagree with its call sites, whose `align` says how the
+            // caller's memory is aligned (a host build of the IR lays the two
+            // copies out differently).
+            None => ParamPlan::Keep,
+        };
+    }
+    if !is_aggregate(ty) {
+        return ParamPlan::Keep;
+    }
+    let Ok(abi) = abi_type(ty) else { return ParamPlan::Keep };
+    match flat_leaves(layout, ty, thresholds, false) {
+        Some(leaves)
+            if flattening_costs_no_traffic(
+                layout,
+                &abi,
+                param_align(layout.abi_align(&abi)),
+                &leaves,
+                target,
+                always,
+            ) =>
+        {
+            ParamPlan::Flatten { form: AggregateForm::Value, ty, align: 1, leaves }
+        }
+        _ => ParamPlan::Keep,
+    }
+}
+
+/// Whether passing `leaves` as one parameter each takes no more
+/// `st.param` (and `ld.param`) than the aggregate `abi` in its own `.param`
+/// aligned to `align`. A leaf is one access (a vector leaf one `.vN`).
+/// `always` (`flatten-always`): seed 000's rule, yes.
+fn flattening_costs_no_traffic(
+    layout: &DataLayout,
+    abi: &crate::abi::AbiType,
+    align: u64,
+    leaves: &[FlatLeaf],
+    target: &Target,
+    always: bool,
+) -> bool {
+    if always {
+        return true;
+    }
+    match value_parts(layout, abi, target) {
+        Ok(parts) => leaves.len() <= schedule(&parts, align, target).len(),
+        // No model of its parts: seed 000's rule.
+        Err(_) => true,
+    }
+}
+
+/// Whether the memory the argument `argument` of `call` points at would go
+/// if the call passed the aggregate's value instead of the pointer: the
+/// caller's own stack slot (an `llvm.alloca`), or a `byval` parameter of the
+/// caller (which llc copies to local memory when it is passed on as a
+/// pointer).
+fn passes_memory_that_would_go(call: OperationRef, argument: Value) -> bool {
+    let root = crate::slots::pointer_root(argument);
+    if crate::kernel::defining_op(root, "llvm.alloca").is_some() {
+        return true;
+    }
+    crate::kernel::enclosing_function(call)
+        .and_then(|caller| Some((caller, crate::kernel::parameter_index(caller, root)?)))
+        .is_some_and(|(caller, index)| parameter_attribute(caller, index, LLVM_BYVAL).is_some())
+}
+
+/// Plans `func` given every use of its symbol, or `None` when it keeps its
+/// signature.
+pub fn plan_function<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    uses: Option<&SymbolUses<'c, 'a>>,
+    policy: &PlanPolicy,
+) -> Option<DevicePlan<'c, 'a>> {
+    if signature_is_fixed(func, uses, policy.flatten_kernels).is_some() {
+        return None;
+    }
+    let linkage = crate::abi::signature::function_linkage(func);
+    let calls = uses.map(|u| u.calls.clone()).unwrap_or_default();
+    plan_signature(func, calls, policy, linkage)
+}
+
+/// Whether `func`, an externally visible device function, would change
+/// signature if it had local linkage and `calls` were every use of it: what
+/// its internal clone would gain.
+pub(in crate::lower_struct_args) fn would_change_as_local<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    calls: Vec<OperationRef<'c, 'a>>,
+    policy: &PlanPolicy,
+) -> bool {
+    let uses = SymbolUses { calls, other: false, musttail: false };
+    signature_is_fixed_as(func, Some(&uses), false, true).is_none()
+        // (The clone that would take the body is internal.)
+        && plan_signature(func, uses.calls, policy, Linkage::Local).is_some()
+}
+
+/// The plan of a function free to change signature, called at `calls`;
+/// `None` when nothing would change.
+fn plan_signature<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    calls: Vec<OperationRef<'c, 'a>>,
+    policy: &PlanPolicy,
+    linkage: Linkage,
+) -> Option<DevicePlan<'c, 'a>> {
+    let PlanPolicy { layout, thresholds, .. } = *policy;
+    let params = parameter_types(func)
+        .into_iter()
+        .enumerate()
+        .map(|(index, ty)| match plan_parameter_of(func, index, ty, policy, linkage) {
+            // By value only where it frees memory at some call site.
+            ParamPlan::ByValue { .. }
+                if !calls.iter().any(|call| {
+                    call_arguments(*call).get(index).is_some_and(|a| passes_memory_that_would_go(*call, *a))
+                }) =>
+            {
+                ParamPlan::Keep
+            }
+            plan => plan,
+        })
+        .collect();
+    let sret = result_type(func).filter(|ty| is_aggregate(*ty)).and_then(|ty| {
+        let abi = abi_type(ty).ok()?;
+        if classify_result(layout, &abi, thresholds).class != ArgClass::Indirect
+            || calls.is_empty()
+            || has_uncertain_pointer(&abi)
+        {
+            return None;
+        }
+        let leaves = crate::abi::classify::leaves(layout, &abi);
+        let sites: Option<Vec<_>> = calls.iter().map(|call| elided_slot(*call, layout, &leaves)).collect();
+        Some((ty, sites?))
+    });
+    let plan = DevicePlan { func, params, sret, calls };
+    plan.changes().then_some(plan)
+}
+
+/// How a callee reads a `byval` pointer it would receive flattened: each
+/// load of exactly one leaf (through constant GEPs) with the leaf it reads,
+/// the debug intrinsics that name the pointer, and the GEPs.
+pub struct LeafReads<'c, 'a> {
+    /// Each load of one leaf, with the leaf's position.
+    pub(super) reads: Vec<(OperationRef<'c, 'a>, usize)>,
+    /// The debug intrinsics that name the pointer.
+    pub(super) debug: Vec<OperationRef<'c, 'a>>,
+    /// The GEPs between the pointer and the loads.
+    pub(super) geps: Vec<OperationRef<'c, 'a>>,
+}
+
+/// The leaf reads of `pointer`, or `None` when anything else uses it (a
+/// write, an escape, a dynamic index, a load that is not one leaf).
+pub fn leaf_reads<'c, 'a>(
+    layout: &DataLayout,
+    pointer: Value<'c, 'a>,
+    leaves: &[FlatLeaf<'c>],
+) -> Option<LeafReads<'c, 'a>> {
+    let mut nodes: Vec<(Value, i64)> = vec![(pointer, 0)];
+    let mut found = LeafReads { reads: Vec::new(), debug: Vec::new(), geps: Vec::new() };
+    let mut next = 0;
+    while next < nodes.len() {
+        let (value, offset) = nodes[next];
+        next += 1;
+        for used in uses(value) {
+            let op = used.owner;
+            match op_name(op) {
+                "llvm.getelementptr" if used.index == 0 => {
+                    let result = first_result(op).filter(|r| pointer_address_space(r.r#type()).is_some())?;
+                    nodes.push((result, offset.checked_add(gep_offset(layout, op)?)?));
+                    found.geps.push(op);
+                }
+                "llvm.load" if !op.has_attribute("volatile_") && !is_atomic(op) => {
+                    let loaded = first_result(op).map(|r| r.r#type());
+                    let leaf =
+                        leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded)?;
+                    found.reads.push((op, leaf));
+                }
+                name if is_debug_info(name) => found.debug.push(op),
+                _ => return None,
+            }
+        }
+    }
+    Some(found)
+}

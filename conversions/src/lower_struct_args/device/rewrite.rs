@@ -1,0 +1,494 @@
+//! Applying device plans: call sites first, then each function's
+//! signature and body.
+
+use super::{
+    call_arguments, i64_attribute, plan::leaf_reads, result_type, sret::store_at_returns, AggregateForm, DevicePlan,
+    ElidedSlot, FlatLeaf, ParamPlan,
+};
+
+use crate::ir::{BlockExt, OperationExt};
+use std::collections::HashMap;
+
+use melior::{
+    dialect::llvm::{self, LoadStoreOptions},
+    ir::{
+        attribute::{ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        Attribute, BlockRef, Identifier, Location, Operation, OperationRef, RegionLike, Type, TypeLike, Value,
+        ValueLike,
+    },
+    Context,
+};
+use ptxcc_dialect::address_space;
+
+use crate::{
+    abi::{layout::common_alignment, DataLayout},
+    context::context_of,
+    ir::{first_result, has_no_uses, i64_array_attribute, op_name, uses},
+    kernel::{dictionary, parameter_integer},
+};
+
+/// Applies the plans: every call site first (they read the callers'
+/// values as they are), then each function's signature and body. Returns
+/// the calls that replace each plan's [`DevicePlan::calls`], in plan order
+/// (what keeps a symbol-use map true without walking the module again).
+pub fn rewrite_functions<'c, 'a>(plans: &[DevicePlan<'c, 'a>]) -> Vec<Vec<OperationRef<'c, 'a>>> {
+    let mut new_calls = Vec::with_capacity(plans.len());
+    for plan in plans {
+        let elided: HashMap<_, _> =
+            plan.sret.iter().flat_map(|(_, sites)| sites.iter()).map(|site| (site.call.to_raw().ptr, site)).collect();
+        new_calls.push(
+            plan.calls.iter().map(|call| rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied())).collect(),
+        );
+    }
+    for plan in plans {
+        rewrite_callee(plan);
+    }
+    new_calls
+}
+
+/// Inserts `op` before `anchor` and returns its first result.
+fn emit<'c, 'a>(anchor: OperationRef<'c, 'a>, op: Operation<'c>) -> Value<'c, 'a> {
+    let block = anchor.block().expect("an op in a block");
+    let inserted = block.insert_operation_before(anchor, op);
+    let result = first_result(inserted).expect("one result");
+    // SAFETY: the value lives in the IR as long as its block.
+    unsafe { Value::from_raw(result.to_raw()) }
+}
+
+/// `base + offset` bytes (an i8 GEP), inserted before `anchor`.
+fn byte_address<'c, 'a>(
+    context: &'c Context,
+    anchor: OperationRef<'c, 'a>,
+    base: Value<'c, 'a>,
+    offset: u64,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    if offset == 0 {
+        return base;
+    }
+    emit(
+        anchor,
+        llvm::get_element_ptr(
+            context,
+            base,
+            DenseI32ArrayAttribute::new(context, &[offset as i32]),
+            IntegerType::new(context, 8).into(),
+            base.r#type(),
+            location,
+        ),
+    )
+}
+
+/// Rebuilds `call` for `plan` (with its result stored through `elided`'s
+/// slot when given); returns the new call.
+fn rewrite_call<'c, 'a>(
+    plan: &DevicePlan<'c, 'a>,
+    call: OperationRef<'c, 'a>,
+    elided: Option<&ElidedSlot<'c, 'a>>,
+) -> OperationRef<'c, 'a> {
+    // SAFETY: `context_ref` outlives every use of the reference (melior's
+    // `to_ref` points into the `ContextRef` itself); what is built from it
+    // holds the raw context, which outlives the module.
+    let context_ref = call.context();
+    let context: &'c Context = unsafe { context_ref.to_ref() };
+    let location = call.location();
+    let arguments = call_arguments(call);
+    let mut operands: Vec<Value> = Vec::new();
+    let mut attributes: Vec<Attribute> = Vec::new();
+    let empty = dictionary(context, &[]);
+    if let Some(site) = elided {
+        operands.push(byte_address(context, call, site.slot, site.offset, location));
+        attributes.push(empty);
+    }
+    for (index, (argument, param)) in arguments.iter().zip(&plan.params).enumerate() {
+        match param {
+            ParamPlan::Keep => {
+                operands.push(*argument);
+                attributes.push(crate::kernel::parameter_attributes(call, index).unwrap_or(empty));
+            }
+            ParamPlan::Flatten { form: AggregateForm::Value, leaves, .. } => {
+                for leaf in leaves {
+                    operands.push(emit(
+                        call,
+                        llvm::extract_value(
+                            context,
+                            *argument,
+                            DenseI64ArrayAttribute::new(context, &leaf.path),
+                            leaf.ty,
+                            location,
+                        ),
+                    ));
+                    attributes.push(empty);
+                }
+            }
+            ParamPlan::Flatten { form: AggregateForm::Byval, align, leaves, .. } => {
+                // The call-site `llvm.align` of a byval argument holds for
+                // the memory it copies (LLVM's own copy relies on it).
+                let align =
+                    parameter_integer(call, index, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(*align);
+                for leaf in leaves {
+                    let address = byte_address(context, call, *argument, leaf.offset, location);
+                    let alignment = common_alignment(align, leaf.offset as i64);
+                    operands.push(emit(
+                        call,
+                        llvm::load(
+                            context,
+                            address,
+                            leaf.ty,
+                            location,
+                            LoadStoreOptions::new().align(Some(i64_attribute(context, alignment as i64))),
+                        ),
+                    ));
+                    attributes.push(empty);
+                }
+            }
+            ParamPlan::ByValue { ty, align, .. } => {
+                let align =
+                    parameter_integer(call, index, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(*align);
+                operands.push(emit(
+                    call,
+                    llvm::load(
+                        context,
+                        *argument,
+                        *ty,
+                        location,
+                        LoadStoreOptions::new().align(Some(i64_attribute(context, align as i64))),
+                    ),
+                ));
+                attributes.push(empty);
+            }
+        }
+    }
+    let bundles: Vec<Value> = (arguments.len()..call.operand_count()).filter_map(|i| call.operand_at(i).ok()).collect();
+    let bundle_count = bundles.len() as i32;
+    operands.extend(bundles);
+    let segments = DenseI32ArrayAttribute::new(context, &[operands.len() as i32 - bundle_count, bundle_count]);
+    let argument_attributes = ArrayAttribute::new(context, &attributes);
+    let Some(site) = elided else {
+        // Same results: the call changes in place (rebuilding it would read
+        // its attributes one index at a time, each read building the op's
+        // whole attribute dictionary).
+        let raw_operands: Vec<_> = operands.iter().map(|v| v.to_raw()).collect();
+        // SAFETY: the operands are live values that dominate the call; the
+        // segment sizes and argument attributes set next match them.
+        unsafe {
+            mlir_sys::mlirOperationSetOperands(call.to_raw(), raw_operands.len() as isize, raw_operands.as_ptr());
+        }
+        crate::ir::set_attribute(call, "operandSegmentSizes", segments.into());
+        crate::ir::set_attribute(call, "arg_attrs", argument_attributes.into());
+        erase_dead_address_chains(&arguments);
+        return call;
+    };
+    let mut named: Vec<(Identifier, Attribute)> = Vec::new();
+    // SAFETY: reading the attributes of the live call.
+    let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(call.to_raw()) };
+    for i in 0..count {
+        // SAFETY: `i` is in range; the attribute belongs to the live call.
+        let (key, value) = unsafe {
+            let named = mlir_sys::mlirOperationGetAttribute(call.to_raw(), i);
+            (Identifier::from_raw(named.name), Attribute::from_raw(named.attribute))
+        };
+        // The call now writes through the slot, which may be a local of the
+        // caller: not a tail call, not read-only any more.
+        let skip = ["operandSegmentSizes", "arg_attrs", "res_attrs", "memory_effects", "TailCallKind"];
+        if skip.iter().any(|s| key.as_string_ref().as_str() == Ok(s)) {
+            continue;
+        }
+        named.push((key, value));
+    }
+    named.push((Identifier::new(context, "operandSegmentSizes"), segments.into()));
+    named.push((Identifier::new(context, "arg_attrs"), argument_attributes.into()));
+    // No results: the callee stores its result through the slot.
+    let new_call = OperationBuilder::new("llvm.call", location)
+        .add_operands(&operands)
+        .add_attributes(&named)
+        .build()
+        .expect("a valid call");
+    let block = call.block().expect("a call in a block");
+    let new_call = block.insert_operation_before(call, new_call);
+    for op in &site.replaced {
+        if op_name(*op) == "llvm.store" {
+            let address = op.operand_at(1).expect("a store has an address");
+            // SAFETY: a store has no results.
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+            erase_dead_geps(address);
+        }
+    }
+    for op in &site.replaced {
+        if op_name(*op) == "llvm.extractvalue" {
+            // SAFETY: its only use, a store, is gone.
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        }
+    }
+    // SAFETY: nothing uses the old call any more.
+    unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
+    erase_dead_address_chains(&arguments);
+    // SAFETY: the new call is owned by its block, which outlives the pass.
+    unsafe { OperationRef::from_raw(new_call.to_raw()) }
+}
+
+/// Erases `address` when it is a GEP without uses, and its bases after it.
+fn erase_dead_geps(address: Value) {
+    let mut current = address;
+    while let Some(result) = crate::ir::as_result(current) {
+        let gep = result.owner();
+        if op_name(gep) != "llvm.getelementptr" || !has_no_uses(current) {
+            return;
+        }
+        let base = gep.operand_at(0).expect("a GEP has a base");
+        // SAFETY: the GEP has no uses.
+        unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+        current = base;
+    }
+}
+
+/// Erases GEPs left without uses on the pointers the rewrite read.
+fn erase_dead_address_chains(values: &[Value]) {
+    for value in values {
+        let mut dead: Vec<OperationRef> = Vec::new();
+        for used in uses(*value) {
+            if op_name(used.owner) == "llvm.getelementptr" && first_result(used.owner).is_some_and(has_no_uses) {
+                dead.push(used.owner);
+            }
+        }
+        for op in dead {
+            // SAFETY: the GEP has no uses.
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        }
+    }
+}
+
+/// The new signature and body of a planned function.
+fn rewrite_callee(plan: &DevicePlan) {
+    let func = plan.func;
+    let context = context_of(func);
+    let context: &Context = &context;
+    let entry = func.region_at(0).ok().and_then(|r| r.first_block()).expect("a planned function has a body");
+    let location = func.location();
+    let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    let empty = dictionary(context, &[]);
+    let old_attributes: Vec<Attribute> =
+        (0..plan.params.len()).map(|i| existing.and_then(|array| array.element(i).ok()).unwrap_or(empty)).collect();
+    let mut new_attributes: Vec<Attribute> = Vec::new();
+    let mut anchor = EntryAnchor::new(entry);
+
+    // Parameters, last first, so earlier indices stay valid.
+    let mut per_param: Vec<Vec<Attribute>> = vec![Vec::new(); plan.params.len()];
+    for (index, param) in plan.params.iter().enumerate().rev() {
+        match param {
+            ParamPlan::Keep => per_param[index].push(old_attributes[index]),
+            ParamPlan::Flatten { form, ty, leaves, .. } => {
+                let old = entry.argument_at(index).expect("a parameter");
+                // SAFETY: the argument lives as long as the body.
+                let old: Value = unsafe { Value::from_raw(old.to_raw()) };
+                let mut leaf_values = Vec::new();
+                for (position, leaf) in leaves.iter().enumerate() {
+                    // SAFETY: inserting an argument into the live entry block.
+                    let value = unsafe {
+                        Value::from_raw(mlir_sys::mlirBlockInsertArgument(
+                            entry.to_raw(),
+                            (index + 1 + position) as isize,
+                            leaf.ty.to_raw(),
+                            old.location().to_raw(),
+                        ))
+                    };
+                    leaf_values.push(value);
+                    per_param[index].push(empty);
+                }
+                match form {
+                    AggregateForm::Value => rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values),
+                    AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values),
+                }
+                // SAFETY: every use of the old parameter is gone.
+                unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };
+            }
+            ParamPlan::ByValue { ty, leaves, .. } => {
+                let old = entry.argument_at(index).expect("a parameter");
+                // SAFETY: the argument lives as long as the body.
+                let old: Value = unsafe { Value::from_raw(old.to_raw()) };
+                // SAFETY: inserting an argument into the live entry block.
+                let aggregate = unsafe {
+                    Value::from_raw(mlir_sys::mlirBlockInsertArgument(
+                        entry.to_raw(),
+                        (index + 1) as isize,
+                        ty.to_raw(),
+                        old.location().to_raw(),
+                    ))
+                };
+                per_param[index].push(empty);
+                let leaf_values: Vec<Value> = leaves
+                    .iter()
+                    .map(|leaf| {
+                        anchor.push(llvm::extract_value(
+                            context,
+                            aggregate,
+                            DenseI64ArrayAttribute::new(context, &leaf.path),
+                            leaf.ty,
+                            old.location(),
+                        ))
+                    })
+                    .collect();
+                replace_leaf_reads(old, leaves, &leaf_values);
+                // The extracts of leaves the callee never reads.
+                for value in leaf_values.into_iter().filter(|v| has_no_uses(*v)) {
+                    crate::ir::erase(crate::ir::as_result(value).expect("an extractvalue result").owner());
+                }
+                // SAFETY: every use of the old parameter is gone.
+                unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };
+            }
+        }
+    }
+    let mut result = result_type(func).expect("an llvm.func has a type");
+    if let Some((ty, sites)) = &plan.sret {
+        let align = sites.iter().map(|site| site.align).min().unwrap_or(1);
+        let pointer = ptxcc_dialect::types::pointer_type(context, address_space::GENERIC);
+        // SAFETY: inserting an argument into the live entry block.
+        let slot: Value = unsafe {
+            Value::from_raw(mlir_sys::mlirBlockInsertArgument(entry.to_raw(), 0, pointer.to_raw(), location.to_raw()))
+        };
+        store_at_returns(context, func, slot, align);
+        new_attributes.push(dictionary(
+            context,
+            &[
+                (Identifier::new(context, "llvm.sret"), TypeAttribute::new(*ty).into()),
+                (Identifier::new(context, "llvm.align"), i64_attribute(context, align as i64).into()),
+            ],
+        ));
+        result = llvm::r#type::void(context);
+        // A caller may pass its slot as another argument too (`*o = f(o)`):
+        // the callee's store at its return then writes memory such a
+        // parameter reads, which `noalias` would forbid.
+        per_param = per_param
+            .into_iter()
+            .map(|dictionaries| dictionaries.into_iter().map(|d| without_entry(context, d, "llvm.noalias")).collect())
+            .collect();
+        // SAFETY: removing attributes that described the old result and the
+        // old (read-only) memory behaviour.
+        unsafe {
+            for name in ["res_attrs", "memory_effects"] {
+                mlir_sys::mlirOperationRemoveAttributeByName(func.to_raw(), melior::StringRef::new(name).to_raw());
+            }
+        }
+    }
+    new_attributes.extend(per_param.into_iter().flatten());
+    let inputs: Vec<mlir_sys::MlirType> =
+        (0..entry.argument_count()).map(|i| entry.argument_at(i).expect("in range").r#type().to_raw()).collect();
+    // SAFETY: building a function type from live types.
+    let new_type = unsafe {
+        Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGet(
+            result.to_raw(),
+            inputs.len() as isize,
+            inputs.as_ptr(),
+            false,
+        ))
+    };
+    let array = ArrayAttribute::new(context, &new_attributes);
+    crate::ir::set_attribute(func, "function_type", TypeAttribute::new(new_type).into());
+    crate::ir::set_attribute(func, "arg_attrs", array.into());
+}
+
+/// `dictionary_attribute` without the entry `name`.
+fn without_entry<'c>(context: &'c Context, dictionary_attribute: Attribute<'c>, name: &str) -> Attribute<'c> {
+    let entries: Vec<(Identifier, Attribute)> = crate::kernel::dictionary_entries(dictionary_attribute)
+        .into_iter()
+        .filter(|(key, _)| key.as_string_ref().as_str() != Ok(name))
+        .collect();
+    dictionary(context, &entries)
+}
+
+/// Where new ops go at the start of the entry block: after those placed
+/// before them, before the original first op.
+struct EntryAnchor<'c, 'a> {
+    entry: BlockRef<'c, 'a>,
+    last: Option<OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> EntryAnchor<'c, 'a> {
+    fn new(entry: BlockRef<'c, 'a>) -> Self {
+        Self { entry, last: None }
+    }
+
+    fn push(&mut self, op: Operation<'c>) -> Value<'c, 'a> {
+        let inserted = match self.last {
+            Some(last) => self.entry.insert_operation_after(last, op),
+            None => self.entry.insert_operation(0, op),
+        };
+        self.last = Some(inserted);
+        let result = first_result(inserted).expect("ops placed at the entry have a result");
+        // SAFETY: the value lives in the IR as long as its block.
+        unsafe { Value::from_raw(result.to_raw()) }
+    }
+}
+
+/// The callee side of a flattened SSA aggregate: `extractvalue`s of a leaf
+/// read the leaf parameter; anything else gets the aggregate rebuilt with
+/// `insertvalue`s.
+fn rebuild_value<'c, 'a>(
+    context: &'c Context,
+    anchor: &mut EntryAnchor<'c, 'a>,
+    old: Value<'c, 'a>,
+    ty: Type<'c>,
+    leaves: &[FlatLeaf<'c>],
+    values: &[Value<'c, 'a>],
+) {
+    let mut rest = false;
+    for used in uses(old) {
+        let leaf = (op_name(used.owner) == "llvm.extractvalue")
+            .then(|| i64_array_attribute(used.owner, "position"))
+            .flatten()
+            .and_then(|path| leaves.iter().position(|leaf| leaf.path == path));
+        match leaf {
+            Some(position) => {
+                let result = first_result(used.owner).expect("one result");
+                // SAFETY: same type; the extract is erased once unused.
+                unsafe {
+                    mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), values[position].to_raw());
+                    mlir_sys::mlirOperationDestroy(used.owner.to_raw());
+                }
+            }
+            None => rest = true,
+        }
+    }
+    if !rest {
+        return;
+    }
+    let location = old.location();
+    let mut aggregate = anchor.push(llvm::poison(ty, location));
+    for (leaf, value) in leaves.iter().zip(values) {
+        aggregate = anchor.push(llvm::insert_value(
+            context,
+            aggregate,
+            DenseI64ArrayAttribute::new(context, &leaf.path),
+            *value,
+            location,
+        ));
+    }
+    // SAFETY: same type.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), aggregate.to_raw()) };
+}
+
+/// The callee side of a flattened `byval` pointer: each load reads its leaf
+/// parameter; the loads, the GEPs and the debug intrinsics go.
+fn replace_leaf_reads<'c, 'a>(old: Value<'c, 'a>, leaves: &[FlatLeaf<'c>], values: &[Value<'c, 'a>]) {
+    let found = leaf_reads(&DataLayout::default(), old, leaves).expect("the plan checked the uses");
+    for (load, position) in found.reads {
+        let result = first_result(load).expect("one result");
+        // SAFETY: same type; the load is erased once unused.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), values[position].to_raw());
+            mlir_sys::mlirOperationDestroy(load.to_raw());
+        }
+    }
+    for op in found.debug {
+        // SAFETY: debug intrinsics have no results.
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    for gep in found.geps.into_iter().rev() {
+        // SAFETY: every use of the GEP (loads, debug info, inner GEPs) is
+        // gone; innermost first.
+        unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+    }
+}

@@ -1,0 +1,219 @@
+//! Return-slot elision: where every caller already stores a call's whole
+//! result, the callee can store it there itself (`sret`).
+
+use super::{i64_attribute, ElidedSlot};
+
+use crate::ir::OperationExt;
+
+use melior::{
+    dialect::llvm::{self, LoadStoreOptions},
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        OperationRef, RegionLike, Value, ValueLike,
+    },
+    Context,
+};
+use ptxcc_dialect::{address_space, types::pointer_address_space};
+
+use super::super::{analysis::gep_offset, readonly::is_atomic};
+use crate::{
+    abi::{layout::common_alignment, DataLayout},
+    ir::{first_result, i64_array_attribute, op_name, uses},
+};
+
+/// Ops that may stand between a call and the stores of its result without
+/// touching memory.
+fn touches_no_memory(name: &str) -> bool {
+    matches!(
+        name,
+        "llvm.getelementptr"
+            | "llvm.mlir.constant"
+            | "llvm.extractvalue"
+            | "llvm.insertvalue"
+            | "llvm.mlir.poison"
+            | "llvm.mlir.undef"
+            | "llvm.mlir.zero"
+            | "llvm.bitcast"
+            | "llvm.addrspacecast"
+    )
+}
+
+/// Where the caller of `call` stores its whole result, when it does so
+/// right after the call: one `llvm.store` of the result, or one store of
+/// every leaf (`extractvalue`) at its offset from one base pointer, with
+/// nothing in between that touches memory. The base must be defined before
+/// the call (a parameter, an op of the entry block, or an op before the call
+/// in its block) and be a generic pointer.
+pub fn elided_slot<'c, 'a>(
+    call: OperationRef<'c, 'a>,
+    layout: &DataLayout,
+    leaves: &[crate::abi::classify::Leaf],
+) -> Option<ElidedSlot<'c, 'a>> {
+    let result = first_result(call)?;
+    let mut replaced = Vec::new();
+    let mut stores: Vec<SlotStore> = Vec::new();
+    for used in uses(result) {
+        match op_name(used.owner) {
+            "llvm.store" if used.index == 0 => {
+                stores.push(slot_store(used.owner, layout, 0)?);
+                replaced.push(used.owner);
+            }
+            "llvm.extractvalue" => {
+                let path = i64_array_attribute(used.owner, "position")?;
+                let leaf = leaves.iter().find(|leaf| leaf.path.iter().map(|&i| i as i64).eq(path.iter().copied()))?;
+                let extracted = first_result(used.owner)?;
+                let [store] = uses(extracted)[..] else { return None };
+                if op_name(store.owner) != "llvm.store" || store.index != 0 {
+                    return None;
+                }
+                stores.push(slot_store(store.owner, layout, leaf.offset)?);
+                replaced.push(store.owner);
+                replaced.push(used.owner);
+            }
+            _ => return None,
+        }
+    }
+    let first = stores.first()?;
+    let base = first.base;
+    // Every store lands at the same distance from its leaf's offset: the
+    // result goes to `base + delta`.
+    let delta = first.delta().filter(|d| (0..=i64::from(i32::MAX)).contains(d))?;
+    let whole = stores.len() == 1 && first.leaf == 0 && replaced.len() == 1;
+    let every_leaf = stores.len() == leaves.len() && {
+        let mut offsets: Vec<u64> = stores.iter().map(|s| s.leaf).collect();
+        offsets.sort_unstable();
+        offsets.dedup();
+        offsets.len() == leaves.len()
+    };
+    if !(whole || every_leaf)
+        || stores.iter().any(|store| store.base != base || store.delta() != Some(delta))
+        || pointer_address_space(base.r#type()) != Some(address_space::GENERIC)
+        || !defined_before(base, call)
+        || !nothing_between(call, &replaced)
+    {
+        return None;
+    }
+    let align = stores.iter().map(|store| common_alignment(store.align, store.leaf as i64)).min().unwrap_or(1);
+    Some(ElidedSlot { call, slot: base, offset: delta as u64, align, replaced })
+}
+
+/// One store of (part of) a call's result.
+struct SlotStore<'c, 'a> {
+    /// The pointer it stores through, with constant GEPs stripped.
+    base: Value<'c, 'a>,
+    /// Its byte offset from `base`.
+    offset: i64,
+    /// Its alignment.
+    align: u64,
+    /// The offset in the result of what it stores.
+    leaf: u64,
+}
+
+impl SlotStore<'_, '_> {
+    /// Where the result would start: `offset - leaf`.
+    fn delta(&self) -> Option<i64> {
+        self.offset.checked_sub(i64::try_from(self.leaf).ok()?)
+    }
+}
+
+/// The store `store` of the part of a result at offset `leaf`, unless it is
+/// volatile or atomic.
+fn slot_store<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout, leaf: u64) -> Option<SlotStore<'c, 'a>> {
+    if store.has_attribute("volatile_") || is_atomic(store) {
+        return None;
+    }
+    let align = crate::ir::integer_attribute(store, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
+    let mut base = store.operand_at(1).ok()?;
+    let mut offset = 0i64;
+    while let Some(result) = crate::ir::as_result(base) {
+        let gep = result.owner();
+        if op_name(gep) != "llvm.getelementptr" {
+            break;
+        }
+        offset = offset.checked_add(gep_offset(layout, gep)?)?;
+        base = gep.operand_at(0).ok()?;
+    }
+    Some(SlotStore { base, offset, align, leaf })
+}
+
+/// Whether `value` is available at `call`: a parameter or block argument of
+/// the entry block or of the call's block, an op of the entry block, or an
+/// op before the call in its block.
+fn defined_before(value: Value, call: OperationRef) -> bool {
+    let Some(block) = call.block() else { return false };
+    let entry = block.parent_region().and_then(|r| r.first_block());
+    if let Some(argument) = crate::ir::as_argument(value) {
+        let owner = argument.owner();
+        return owner == block || Some(owner) == entry;
+    }
+    let Some(result) = crate::ir::as_result(value) else { return false };
+    let definer = result.owner();
+    let Some(defined_in) = definer.block() else { return false };
+    if defined_in != block {
+        return Some(defined_in) == entry;
+    }
+    let mut current = definer.next_in_block();
+    while let Some(op) = current {
+        if op == call {
+            return true;
+        }
+        current = op.next_in_block();
+    }
+    false
+}
+
+/// Whether everything from `call` to the last of `replaced` (all in the
+/// call's block) touches no memory, apart from `replaced` themselves.
+fn nothing_between(call: OperationRef, replaced: &[OperationRef]) -> bool {
+    let mut remaining = replaced.iter().filter(|op| op_name(**op) == "llvm.store").count();
+    let mut current = call.next_in_block();
+    while let Some(op) = current {
+        if remaining == 0 {
+            return true;
+        }
+        if replaced.contains(&op) {
+            if op_name(op) == "llvm.store" {
+                remaining -= 1;
+            }
+        } else if !touches_no_memory(op_name(op)) {
+            return false;
+        }
+        current = op.next_in_block();
+    }
+    remaining == 0
+}
+
+/// `llvm.return %v` becomes `llvm.store %v, %slot` + `llvm.return`.
+pub(super) fn store_at_returns<'c, 'a>(
+    context: &'c Context,
+    func: OperationRef<'c, 'a>,
+    slot: Value<'c, 'a>,
+    align: u64,
+) {
+    let mut returns: Vec<mlir_sys::MlirOperation> = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "llvm.return" && op.operand_count() == 1 {
+            returns.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    for raw in returns {
+        // SAFETY: collected from the live function just above.
+        let ret = unsafe { OperationRef::from_raw(raw) };
+        let value = ret.operand_at(0).expect("one operand");
+        let block = ret.block().expect("a return in a block");
+        block.insert_operation_before(
+            ret,
+            llvm::store(
+                context,
+                value,
+                slot,
+                ret.location(),
+                LoadStoreOptions::new().align(Some(i64_attribute(context, align as i64))),
+            ),
+        );
+        // SAFETY: `llvm.return` takes zero or one operand.
+        unsafe { mlir_sys::mlirOperationSetOperands(ret.to_raw(), 0, std::ptr::null()) };
+    }
+}
