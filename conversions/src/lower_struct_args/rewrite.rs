@@ -15,7 +15,7 @@ use melior::{
     },
     Context,
 };
-use ptxcc_dialect::{address_space, names, types::pointer_type};
+use ptxcc_dialect::{address_space, ops, types::pointer_type};
 
 use super::analysis::{null_test_predicate, Action, ArgumentPlan, Strategy};
 use crate::{
@@ -74,15 +74,15 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         let alloca = insert_at_entry(entry, Some(one), alloca);
         let slot: Value = alloca.result_at(0).expect("one result").into();
         if plan.size > 0 {
-            let copy = OperationBuilder::new(names::COPY_PARAM, location)
-                .add_operands(&[view_value, slot])
-                .add_attributes(&[
-                    (Identifier::new(&context, "size"), integer(plan.size as i64)),
-                    (Identifier::new(&context, "alignment"), integer(plan.alignment as i64)),
-                ])
-                .build()
-                .expect("valid copy_param");
-            insert_at_entry(entry, Some(alloca), copy);
+            let copy = ops::copy_param(
+                &context,
+                view_value,
+                slot,
+                IntegerAttribute::new(i64_type, plan.size as i64),
+                IntegerAttribute::new(i64_type, plan.alignment as i64),
+                location,
+            );
+            insert_at_entry(entry, Some(alloca), copy.into());
         }
         let exceptions = [view.to_raw()];
         // SAFETY: both values are live; the only use kept is the view.
@@ -99,12 +99,9 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
 
     let mut rewriter = Rewriter { context: &context, view: view_value, memo: HashMap::new(), plan };
     if plan.strategy == Strategy::CastOnly {
-        let generic = OperationBuilder::new(names::PARAM_TO_GENERIC, location)
-            .add_operands(&[view_value])
-            .add_results(&[pointer_type(&context, address_space::GENERIC)])
-            .build()
-            .expect("valid param_to_generic");
-        let generic = insert_at_entry(entry, Some(view), generic);
+        let generic =
+            ops::param_to_generic(&context, pointer_type(&context, address_space::GENERIC), view_value, location);
+        let generic = insert_at_entry(entry, Some(view), generic.into());
         rewriter.memo.insert((0, Space::Generic), generic.result_at(0).expect("one result").into());
         mark_kernel(func);
         set_parameter_attribute(func, plan.index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
@@ -219,17 +216,16 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
     fn field_load(&mut self, load: OperationRef<'c, 'a>, offset: i64, alignment: u64) {
         let i64_type: Type = IntegerType::new(self.context, 64).into();
         let result_type = load.result_at(0).expect("one result").r#type();
-        let replacement = OperationBuilder::new(names::LOAD_PARAM, load.location())
-            .add_operands(&[self.view])
-            .add_attributes(&[
-                (Identifier::new(self.context, "offset"), IntegerAttribute::new(i64_type, offset).into()),
-                (Identifier::new(self.context, "alignment"), IntegerAttribute::new(i64_type, alignment as i64).into()),
-            ])
-            .add_results(&[result_type])
-            .build()
-            .expect("valid load_param");
+        let replacement = ops::load_param(
+            self.context,
+            result_type,
+            self.view,
+            IntegerAttribute::new(i64_type, offset),
+            IntegerAttribute::new(i64_type, alignment as i64),
+            load.location(),
+        );
         let block = load.block().expect("a load in a block");
-        let replacement = block.insert_operation_before(load, replacement);
+        let replacement = block.insert_operation_before(load, replacement.into());
         replace_and_erase(load, replacement);
     }
 
@@ -264,19 +260,16 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         let destination_alignment =
             parameter_integer(op, 0, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
         let i64_type: Type = IntegerType::new(self.context, 64).into();
-        let copy = OperationBuilder::new(names::COPY_PARAM, op.location())
-            .add_operands(&[source, destination])
-            .add_attributes(&[
-                (Identifier::new(self.context, "size"), IntegerAttribute::new(i64_type, length).into()),
-                (
-                    Identifier::new(self.context, "alignment"),
-                    IntegerAttribute::new(i64_type, alignment.min(destination_alignment).max(1) as i64).into(),
-                ),
-            ])
-            .build()
-            .expect("valid copy_param");
+        let copy = ops::copy_param(
+            self.context,
+            source,
+            destination,
+            IntegerAttribute::new(i64_type, length),
+            IntegerAttribute::new(i64_type, alignment.min(destination_alignment).max(1) as i64),
+            op.location(),
+        );
         let block = op.block().expect("a memcpy in a block");
-        block.insert_operation_before(op, copy);
+        block.insert_operation_before(op, copy.into());
         // SAFETY: memcpy has no results; nothing refers to it.
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
     }
