@@ -41,23 +41,16 @@ pub fn find_pass(name: &str) -> Option<&'static PassInfo> {
     PASSES.iter().find(|pass| pass.name == name)
 }
 
-/// Upstream MLIR passes that `ptxcc-opt` also offers by name.
-pub const UPSTREAM_PASSES: &[(&str, &str)] = &[
-    ("canonicalize", "Canonicalize operations"),
-    ("cse", "Eliminate common sub-expressions"),
-    ("inline", "Inline function calls"),
-    ("loop-invariant-code-motion", "Hoist loop invariant instructions outside of the loop"),
-    ("mem2reg", "Promote memory slots into values"),
-    ("print-ir", "Print IR on the debug stream"),
-    ("sccp", "Sparse conditional constant propagation"),
-    ("sroa", "Scalar replacement of aggregates"),
-    ("strip-debuginfo", "Strip debug info from all operations"),
-    ("symbol-dce", "Eliminate dead symbols"),
-    ("topological-sort", "Sort regions without SSA dominance in topological order"),
-];
+/// Upstream MLIR passes that `ptxcc-opt` also offers by name: (name,
+/// summary), in `--help` order. The list is the shim's (the one it
+/// registers); the summaries are the passes' own.
+pub fn upstream_passes() -> &'static [(String, String)] {
+    static LIST: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    LIST.get_or_init(shim::upstream_passes)
+}
 
 /// Registers every pass of [`PASSES`] and the upstream passes of
-/// [`UPSTREAM_PASSES`] with MLIR's pass registry, once per process, so that
+/// [`upstream_passes`] with MLIR's pass registry, once per process, so that
 /// MLIR's pass-pipeline parser knows them by name.
 pub fn register_passes() {
     static ONCE: Once = Once::new();
@@ -242,7 +235,7 @@ mod tests {
                 crate::parse_pass_pipeline(&pm, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
             }
         }
-        for (name, _) in UPSTREAM_PASSES {
+        for (name, _) in upstream_passes() {
             let pm = PassManager::new(&context);
             crate::parse_pass_pipeline(&pm, &format!("builtin.module({name})"))
                 .unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -77,6 +77,26 @@ typedef void (*PtxccStringCallback)(MlirStringRef text, void *userData);
 }
 
 namespace {
+using UpstreamPass = std::unique_ptr<Pass> (*)();
+
+/// The upstream MLIR passes `ptxcc-opt` offers by name, in the order
+/// `--help` lists them: the one list (registration and help both read it).
+const UpstreamPass upstreamPasses[] = {
+    [] { return createCanonicalizerPass(); },
+    [] { return createCSEPass(); },
+    [] { return createInlinerPass(); },
+    [] { return createLoopInvariantCodeMotionPass(); },
+    [] { return createMem2Reg(); },
+    [] { return createPrintIRPass(); },
+    [] { return createSCCPPass(); },
+    [] { return createSROA(); },
+    [] { return createStripDebugInfoPass(); },
+    [] { return createSymbolDCEPass(); },
+    [] { return createTopologicalSortPass(); },
+};
+} // namespace
+
+namespace {
 /// A stream that hands its buffer to a callback each time it fills: the
 /// printed module is held once, by the receiver.
 class ChunkStream : public llvm::raw_ostream {
@@ -145,17 +165,22 @@ MlirStringRef ptxccOpPassManagerAnchor(MlirOpPassManager pm) {
 
 /// Registers the upstream passes ptxcc-opt offers by name.
 void ptxccRegisterUpstreamPasses() {
-  registerCanonicalizerPass();
-  registerCSEPass();
-  registerSymbolDCEPass();
-  registerSCCPPass();
-  registerInlinerPass();
-  registerLoopInvariantCodeMotionPass();
-  registerMem2RegPass();
-  registerSROAPass();
-  registerStripDebugInfoPass();
-  registerPrintIRPass();
-  registerTopologicalSortPass();
+  for (UpstreamPass create : upstreamPasses)
+    registerPass(create);
+}
+
+/// Hands the name and summary of each upstream pass that
+/// `ptxccRegisterUpstreamPasses` registers to `callback`, in order (what
+/// `ptxcc-opt --help` lists).
+void ptxccForEachUpstreamPass(void (*callback)(MlirStringRef name,
+                                               MlirStringRef summary,
+                                               void *userData),
+                              void *userData) {
+  for (UpstreamPass create : upstreamPasses) {
+    std::unique_ptr<Pass> pass = create();
+    callback(wrap(pass->getArgument()), wrap(pass->getDescription()),
+             userData);
+  }
 }
 
 /// Inserts the dialects ptxcc uses, and their LLVM IR translations.

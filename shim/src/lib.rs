@@ -38,6 +38,12 @@ unsafe extern "C" {
     );
     /// Registers the upstream passes ptxcc's driver offers.
     pub fn ptxccRegisterUpstreamPasses();
+    /// Hands the name and summary of each upstream pass
+    /// `ptxccRegisterUpstreamPasses` registers to `callback`, in order.
+    pub fn ptxccForEachUpstreamPass(
+        callback: unsafe extern "C" fn(name: MlirStringRef, summary: MlirStringRef, user_data: *mut c_void),
+        user_data: *mut c_void,
+    );
     /// The op name a (nested) pass manager is anchored on.
     pub fn ptxccOpPassManagerAnchor(pm: MlirOpPassManager) -> MlirStringRef;
     /// Emits a remark at `location` (the C API only has `mlirEmitError`).
@@ -274,6 +280,23 @@ pub fn parallel_for(context: MlirContext, count: usize, body: &(dyn Fn(usize) + 
     if let Some(payload) = shared.panic.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
         std::panic::resume_unwind(payload);
     }
+}
+
+/// The name and summary of each upstream MLIR pass the shim registers
+/// (`ptxccRegisterUpstreamPasses`), in its order.
+pub fn upstream_passes() -> Vec<(String, String)> {
+    unsafe extern "C" fn push(name: MlirStringRef, summary: MlirStringRef, user_data: *mut c_void) {
+        // SAFETY: `user_data` is the vector below, alive during the call;
+        // the strings are live during the callback.
+        unsafe {
+            let list = &mut *(user_data as *mut Vec<(String, String)>);
+            list.push((to_string(name), to_string(summary)));
+        }
+    }
+    let mut list = Vec::new();
+    // SAFETY: the callback and its user data are valid for the call.
+    unsafe { ptxccForEachUpstreamPass(push, (&mut list as *mut Vec<(String, String)>).cast()) };
+    list
 }
 
 /// Runs `call` with a [`StringCallback`] and its user data that write every

@@ -15,7 +15,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use ptxcc::{
     llvm::{exit_on_llvm_fatal_error, input_kind, InputFormat, InputKind},
     opt::{process, process_input, process_input_into, process_into, Emit, OptConfig},
-    registry::{PASSES, UPSTREAM_PASSES},
+    registry::{upstream_passes, PASSES},
     verify_diagnostics::VerifyLevel,
 };
 
@@ -91,7 +91,7 @@ fn command() -> Command {
     for pass in PASSES {
         command = command.arg(pass_flag(pass.name, pass.summary));
     }
-    for (name, summary) in UPSTREAM_PASSES {
+    for (name, summary) in upstream_passes() {
         command = command.arg(pass_flag(name, summary));
     }
     command.after_help(pass_help())
@@ -126,7 +126,7 @@ fn pass_help() -> String {
         }
     }
     text.push_str("\nupstream MLIR passes:\n");
-    for (name, summary) in UPSTREAM_PASSES {
+    for (name, summary) in upstream_passes() {
         text.push_str(&format!("  {name:<28} {summary}\n"));
     }
     text
@@ -155,7 +155,7 @@ fn normalise_arguments(arguments: impl Iterator<Item = String>) -> Vec<String> {
 /// flags in the order given.
 fn pipeline(matches: &ArgMatches) -> Result<Option<String>, String> {
     let mut passes: Vec<(usize, String)> = Vec::new();
-    let names = PASSES.iter().map(|p| p.name).chain(UPSTREAM_PASSES.iter().map(|(n, _)| *n));
+    let names = PASSES.iter().map(|p| p.name).chain(upstream_passes().iter().map(|(n, _)| n.as_str()));
     for name in names {
         let (Some(indices), Some(values)) = (matches.indices_of(name), matches.get_many::<String>(name)) else {
             continue;
