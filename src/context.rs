@@ -97,4 +97,13 @@ mod tests {
         assert!(context.is_registered_operation(ptxcc_dialect::names::LOAD_PARAM));
         assert!(!context.is_registered_operation("ptxcc.no_such_op"));
     }
+
+    /// The README's op table has a row for every op of the `.td`.
+    #[test]
+    fn readme_op_table_names_every_op() {
+        let readme = include_str!("../README.md");
+        for op in ptxcc_dialect::OPS {
+            assert!(readme.contains(&format!("| `{}`", op.full_name)), "README's op table lacks {}", op.full_name);
+        }
+    }
 }
