@@ -101,9 +101,10 @@ pub struct PipelineOptions {
     pub convert: ConvertPtxccToLlvmOptions,
     /// Run `ptxcc-verify` at the end.
     pub verify: bool,
-    /// `ptxcc-verify`'s `strict-atomics` (its target and `opt-byval` are
-    /// the pipeline's).
-    pub strict_atomics: bool,
+    /// Options of `ptxcc-verify` (`strict-atomics`; its `chip`, `ptx` and
+    /// `opt-byval` are ignored: the pipeline hands it `lower`'s and
+    /// [`PipelineOptions::opt_byval`]).
+    pub verifier: VerifyOptions,
 }
 
 impl Default for PipelineOptions {
@@ -116,7 +117,7 @@ impl Default for PipelineOptions {
             memory: MemorySpaceOptOptions::default(),
             convert: ConvertPtxccToLlvmOptions::default(),
             verify: false,
-            strict_atomics: VerifyOptions::default().strict_atomics,
+            verifier: VerifyOptions::default(),
         }
     }
 }
@@ -144,11 +145,7 @@ impl PipelineOptions {
 
     /// The options `ptxcc-verify` runs with (when `verify` is on).
     pub fn verify_options(&self) -> VerifyOptions {
-        VerifyOptions {
-            target: self.lower.target.clone(),
-            opt_byval: self.opt_byval,
-            strict_atomics: self.strict_atomics,
-        }
+        VerifyOptions { target: self.lower.target.clone(), opt_byval: self.opt_byval, ..self.verifier.clone() }
     }
 }
 
@@ -239,8 +236,8 @@ impl PassOptions for PipelineOptions {
             self.convert.set(name, value)
         } else if VerifyOptions::SWITCH.is_some_and(|switch| switch.name == name) {
             parse_bool(Self::PASS, name, value).map(|on| self.verify = on)
-        } else if name == "strict-atomics" {
-            parse_bool(Self::PASS, name, value).map(|on| self.strict_atomics = on)
+        } else if has(VerifyOptions::OPTIONS) {
+            self.verifier.set(name, value)
         } else {
             return Err(unknown_option::<Self>(name));
         };
