@@ -6,9 +6,9 @@
 //!
 //! | op | rule |
 //! |---|---|
-//! | all | integer attributes have the width the `.td` gives (`I64Attr`: `i64`) |
-//! | `load_param` | `offset` >= 0, `alignment` a power of two of at most 2^32, a result `llvm.load` can load (`LLVM_LoadableType`, which IRDL cannot express) |
-//! | `copy_param` | `size` > 0, `alignment` a power of two of at most 2^32, `dst` generic or local |
+//! | all | integer attributes have the width the `.td` gives (`I64Attr`: `i64`); operands in the address space the `.td` gives; a `LLVM_LoadableType` result is a type `llvm.load` can load (IRDL cannot express it) |
+//! | all, by attribute name | `offset` >= 0, `size` > 0, `alignment` a power of two of at most 2^32 (a new op that names its attributes so gets these rules) |
+//! | `copy_param` | `dst` generic or local |
 //! | `generic_to_as` | the result is in global, shared, const or local space |
 //!
 //! Operands are re-checked against the `.td` too (a pointer in address space
@@ -162,18 +162,21 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
             problems.push(format!("alignment must be at most 2^32 (LLVM's limit), got {alignment}"));
         }
     };
-    match info.full_name {
-        names::LOAD_PARAM => {
-            if int("offset") < 0 {
-                problems.push(format!("offset must not be negative, got {}", int("offset")));
+    // Rules of the dialect's attribute names, whatever the op: a byte
+    // `offset` is not negative, a `size` is positive, an `alignment` is a
+    // power of two LLVM can express.
+    for field in info.attributes {
+        match field.name {
+            "offset" if int("offset") < 0 => {
+                problems.push(format!("offset must not be negative, got {}", int("offset")))
             }
-            power_of_two(&mut problems);
+            "size" if int("size") <= 0 => problems.push(format!("size must be positive, got {}", int("size"))),
+            "alignment" => power_of_two(&mut problems),
+            _ => {}
         }
+    }
+    match info.full_name {
         names::COPY_PARAM => {
-            if int("size") <= 0 {
-                problems.push(format!("size must be positive, got {}", int("size")));
-            }
-            power_of_two(&mut problems);
             if let Some(dst) = (op.operand_count() > 1).then(|| op.operand(1).ok()).flatten() {
                 let space = pointer_address_space(dst.r#type());
                 if !matches!(space, Some(address_space::GENERIC | address_space::LOCAL)) {

@@ -2,16 +2,20 @@
 //
 // The single source of the `ptxcc` dialect. Everything else is derived from
 // this file:
-//   * the typed Rust builders (`melior::dialect!` in dialect/src/ops.rs),
-//   * the IRDL definition that registers the dialect at run time and that
-//     upstream `mlir-opt --irdl-file=...` can read (dialect/build.rs runs
-//     `tblgen-to-irdl` on this file),
-//   * the op reference in docs/dialect.md is written from the summaries here.
+//   * the typed Rust builders (`melior::dialect!` in dialect/src/lib.rs,
+//     `ptxcc_dialect::ops::load_param(...)`), which every producer uses;
+//   * by dialect/build.rs (the `tblgen` crate): the IRDL definition that
+//     registers the dialect at run time (and that upstream
+//     `mlir-opt --irdl-file=...` can read, from `ptxcc-opt --print-irdl`),
+//     the op table `ptxcc_dialect::OPS` and the name constants
+//     `ptxcc_dialect::names::LOAD_PARAM`, ...
 //
 // IRDL cannot express everything ODS can (exact attribute widths, address
 // spaces inside a C++ predicate, custom assembly formats, traits). Those
 // rules are listed in each op's "Verification" paragraph and are checked by
-// `ptxcc_dialect::verify` (dialect/src/verify.rs).
+// `ptxcc_dialect::verify` (dialect/src/verify.rs), which also applies the
+// dialect's attribute-name rules to every op: a byte `offset` is not
+// negative, a `size` is positive, an `alignment` is a power of two.
 //
 //===----------------------------------------------------------------------===//
 
