@@ -28,8 +28,8 @@ llvm.func @load_param_string_offset(%p: !llvm.ptr<101>) {
 // -----
 
 llvm.func @unknown_op(%p: !llvm.ptr<101>) {
-  // expected-error @+1 {{unregistered operation 'ptxcc.store_param' found in dialect ('ptxcc')}}
-  "ptxcc.store_param"(%p) : (!llvm.ptr<101>) -> ()
+  // expected-error @+1 {{unregistered operation 'ptxcc.no_such_op' found in dialect ('ptxcc')}}
+  "ptxcc.no_such_op"(%p) : (!llvm.ptr<101>) -> ()
   llvm.return
 }
 
