@@ -13,6 +13,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
+    dialect::DialectHandle,
     ir::{operation::OperationLike, r#type::TypeId, OperationRef},
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
     ContextRef,
@@ -57,6 +58,15 @@ fn runs_on(pass: &str, anchor: &str, op: OperationRef) -> Option<bool> {
         return None;
     }
     Some(!crate::ir::is_host_function(op))
+}
+
+/// The dialects every ptxcc pass creates ops of, which the pass manager
+/// loads before any pass runs (as `getDependentDialects` does for a C++
+/// pass): `llvm`. (`ptxcc` itself is loaded by [`PtxccExternal`]'s
+/// `initialize`, through its IRDL definition; no pass creates NVVM ops,
+/// only `nvvm.*` attributes.)
+fn dependent_dialects() -> [DialectHandle; 1] {
+    [DialectHandle::llvm()]
 }
 
 /// The identity MLIR knows a pass by: one `static` per pass.
@@ -133,7 +143,7 @@ pub fn pass_from_fn<T: PtxccPass>(id: &'static PassId, body: impl Fn(OperationRe
         T::PASS,
         T::SUMMARY,
         creation_anchor(T::ANCHOR),
-        &[],
+        &dependent_dialects(),
     )
 }
 
@@ -190,7 +200,7 @@ pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> 
         pass,
         "Runs a function pass on the functions inside nested modules",
         creation_anchor(MODULE_OPS[0]),
-        &[],
+        &dependent_dialects(),
     )
 }
 
