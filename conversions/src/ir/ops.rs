@@ -197,3 +197,12 @@ pub fn addrspacecast<'c>(value: Value<'c, '_>, to: Type<'c>, location: Location<
         .build()
         .expect("an addrspacecast between pointers is valid")
 }
+
+/// Moves the body (every block) of `from` into `into`, whose own blocks are
+/// dropped first.
+pub fn take_body(into: &melior::ir::Region, from: melior::ir::RegionRef) {
+    use melior::ir::RegionLike;
+    // SAFETY: both regions are live; MLIR moves the blocks, and destroys the
+    // blocks `into` held (a region drops every reference inside it first).
+    unsafe { mlir_sys::mlirRegionTakeBody(into.to_raw(), from.to_raw()) };
+}
