@@ -78,4 +78,36 @@ mod tests {
             offenders.join("\n")
         );
     }
+
+    /// The raw C API is named only here (`ir.rs` and `ir/`) and in the shim
+    /// crate: the passes (`conversions/src`), the driver (`src`) and the
+    /// dialect (`dialect/src`) call safe functions instead. Fails naming
+    /// each other file whose text mentions the bindings crate.
+    #[test]
+    fn the_c_api_is_named_only_in_the_ir_module_and_the_shim() {
+        let conversions = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let workspace = conversions.parent().expect("the conversions crate is in the workspace");
+        let ir_file = conversions.join("src/ir.rs");
+        let ir_dir = conversions.join("src/ir");
+        let roots = [conversions.join("src"), workspace.join("src"), workspace.join("dialect/src")];
+        let mut offenders = Vec::new();
+        for root in &roots {
+            assert!(root.is_dir(), "{} is not a directory", root.display());
+            for path in rust_files(root) {
+                if path == ir_file || path.starts_with(&ir_dir) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                if text.contains(concat!("mlir", "_sys")) {
+                    offenders.push(path.display().to_string());
+                }
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "only conversions/src/ir.rs, conversions/src/ir/ and the shim may call the C API directly; \
+             use (or add) a safe function there instead, in:\n{}",
+            offenders.join("\n")
+        );
+    }
 }
