@@ -100,7 +100,7 @@ pub fn input_kind(format: InputFormat, input: &[u8], filename: &str) -> InputKin
 /// parameters; `None` after reporting the problem (with its line and column
 /// for a parse error) as a diagnostic.
 pub fn import_llvm_ir<'c>(context: &'c Context, source: &[u8], filename: &str) -> Option<Module<'c>> {
-    let source_ref = mlir_sys::MlirStringRef { data: source.as_ptr().cast(), length: source.len() };
+    let source_ref = shim::bytes_ref(source);
     // SAFETY: the bytes and the name outlive the call; the result is owned
     // by us.
     let raw = unsafe { shim::ptxccImportLLVMIR(context.to_raw(), source_ref, shim::string_ref(filename)) };

@@ -354,9 +354,9 @@ fn transform(
             });
         }
         if config.timing {
-            // SAFETY: the pass manager is alive; MLIR prints the report to
-            // standard error when it is destroyed.
-            unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) };
+            // MLIR prints the report to standard error when the pass manager
+            // is destroyed.
+            shim::enable_timing(pm.to_raw());
         }
         crate::parse_pass_pipeline(&pm, pipeline).map_err(|e| Some(e.to_string()))?;
         pm.run(&mut module).map_err(|_| None)?;
@@ -440,7 +440,7 @@ fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -
             .spawn_scoped(scope, move || {
                 // SAFETY: the op outlives the scope, and nothing changes the IR
                 // while it runs (`work` only reads it).
-                let op = unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: raw as *mut _ }) };
+                let op = unsafe { OperationRef::from_raw(shim::MlirOperation { ptr: raw as *mut _ }) };
                 verify.check(op)
             });
         work();
@@ -455,7 +455,7 @@ fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -
 /// Parses MLIR text or bytecode into a module; `None` after reporting the
 /// errors as diagnostics.
 fn parse_module<'c>(context: &'c Context, source: &[u8], filename: &str) -> Option<Module<'c>> {
-    let source_ref = mlir_sys::MlirStringRef { data: source.as_ptr().cast(), length: source.len() };
+    let source_ref = shim::bytes_ref(source);
     // SAFETY: the bytes and the name outlive the call; the result is owned
     // by us. MLIR's parser reads bytecode as well as text.
     let raw = unsafe { shim::ptxccParseModule(context.to_raw(), source_ref, shim::string_ref(filename)) };

@@ -83,9 +83,9 @@ pub fn register_ptxcc_passes() {
 
 unsafe extern "C" fn build_registered(
     user_data: *mut c_void,
-    pm: mlir_sys::MlirOpPassManager,
-    anchor: mlir_sys::MlirStringRef,
-    options: mlir_sys::MlirStringRef,
+    pm: shim::MlirOpPassManager,
+    anchor: shim::MlirStringRef,
+    options: shim::MlirStringRef,
     error: *mut *mut c_char,
 ) -> bool {
     let Some(pass) = PASSES.get(user_data as usize) else { return false };

@@ -7,11 +7,12 @@
 
 use crate::ir::OperationExt;
 use melior::ir::{
-    attribute::{ArrayAttribute, Attribute, AttributeLike},
+    attribute::{ArrayAttribute, Attribute},
     operation::OperationLike,
     BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value,
 };
 
+pub use crate::ir::{dictionary, dictionary_entries, LlvmLinkage};
 use crate::{context::context_of, ir::op_name};
 
 /// Name of the unit attribute that marks a kernel.
@@ -28,28 +29,13 @@ pub fn is_kernel(func: OperationRef) -> bool {
     }
     let Ok(cconv) = func.attribute("CConv") else { return false };
     // Attributes are uniqued: compare with the one for `ptx_kernelcc`.
-    // SAFETY: the context is alive; the attribute is owned by it.
-    let ptx_kernel = unsafe {
-        Attribute::from_raw(mlir_sys::mlirLLVMCConvAttrGet(
-            context_of(func).to_raw(),
-            mlir_sys::MlirLLVMCConv_MlirLLVMCConvPTX_Kernel,
-        ))
-    };
-    cconv == ptx_kernel
+    let context = context_of(func);
+    cconv == crate::ir::ptx_kernel_cconv(&context)
 }
 
-/// The linkage of `func` (an `llvm.func`; `external` when not written), as
-/// the C API's enum.
-pub fn linkage(func: OperationRef) -> mlir_sys::MlirLLVMLinkage {
-    let Ok(attribute) = func.attribute("linkage") else { return mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal };
-    let context = context_of(func);
-    // Attributes are uniqued: find the one that is equal.
-    (mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal..=mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageCommon)
-        .find(|&kind| {
-            // SAFETY: the context is alive; the attribute is owned by it.
-            attribute == unsafe { Attribute::from_raw(mlir_sys::mlirLLVMLinkageAttrGet(context.to_raw(), kind)) }
-        })
-        .unwrap_or(mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal)
+/// The linkage of `func` (an `llvm.func`; `external` when not written).
+pub fn linkage(func: OperationRef) -> LlvmLinkage {
+    crate::ir::llvm_linkage(func)
 }
 
 /// Whether `func` has a body (is defined, not only declared).
@@ -62,14 +48,12 @@ pub fn has_body(func: OperationRef) -> bool {
 /// `func.func private` becomes through convert-func-to-llvm, with external
 /// linkage).
 pub fn is_local_symbol(func: OperationRef) -> bool {
-    matches!(
-        linkage(func),
-        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
-    ) || func
-        .attribute("sym_visibility")
-        .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .is_some_and(|a| a.value() == "private")
+    matches!(linkage(func), LlvmLinkage::Internal | LlvmLinkage::Private)
+        || func
+            .attribute("sym_visibility")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .is_some_and(|a| a.value() == "private")
 }
 
 /// Whether the body of `func` is exactly the one a call runs (LLVM's "exact
@@ -78,12 +62,7 @@ pub fn is_local_symbol(func: OperationRef) -> bool {
 /// `_odr` and `available_externally` ones by a copy optimised differently,
 /// so nothing may be inferred from them.
 pub fn has_exact_definition(func: OperationRef) -> bool {
-    matches!(
-        linkage(func),
-        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal
-            | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal
-            | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate
-    ) && has_body(func)
+    matches!(linkage(func), LlvmLinkage::External | LlvmLinkage::Internal | LlvmLinkage::Private) && has_body(func)
 }
 
 /// The function type of an `llvm.func`.
@@ -115,13 +94,9 @@ pub fn parameter_index(func: OperationRef, value: Value) -> Option<usize> {
 /// The attribute `name` of parameter `index` of `op` (an `llvm.func`, or an
 /// `llvm.call` with call-site `arg_attrs`), if it has one.
 pub fn parameter_attribute<'c>(op: OperationRef<'c, '_>, index: usize, name: &str) -> Option<Attribute<'c>> {
-    let dictionary = parameter_attributes(op, index)?;
-    // SAFETY: reading a named entry of a live attribute; the verifier of
-    // functions and calls guarantees `arg_attrs` holds dictionaries.
-    let raw = unsafe {
-        mlir_sys::mlirDictionaryAttrGetElementByName(dictionary.to_raw(), melior::StringRef::new(name).to_raw())
-    };
-    (!raw.ptr.is_null()).then(|| unsafe { Attribute::from_raw(raw) })
+    // (The verifier of functions and calls guarantees `arg_attrs` holds
+    // dictionaries.)
+    crate::ir::dictionary_element(parameter_attributes(op, index)?, name)
 }
 
 /// The attribute dictionary of parameter `index` of `op` (an `llvm.func`,
@@ -168,15 +143,7 @@ pub fn mark_kernel(func: OperationRef) {
     if !func.has_attribute(NVVM_KERNEL) {
         let context = context_of(func);
         let unit = Attribute::unit(&context);
-        // SAFETY: `func` is live; setting a discardable attribute does not
-        // invalidate anything.
-        unsafe {
-            mlir_sys::mlirOperationSetDiscardableAttributeByName(
-                func.to_raw(),
-                melior::StringRef::new(NVVM_KERNEL).to_raw(),
-                unit.to_raw(),
-            );
-        }
+        crate::ir::set_discardable_attribute(func, NVVM_KERNEL, unit);
     }
 }
 
@@ -186,37 +153,8 @@ pub fn parameter_count(func: OperationRef) -> usize {
     if let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) {
         return entry.argument_count();
     }
-    // SAFETY: an input count query on a live `!llvm.func` type.
-    function_type(func)
-        .map_or(0, |t| unsafe { mlir_sys::mlirLLVMFunctionTypeGetNumInputs(melior::ir::TypeLike::to_raw(&t)) } as usize)
-}
-
-/// The entries of a dictionary attribute (none for anything else).
-pub fn dictionary_entries(dictionary: Attribute) -> Vec<(Identifier, Attribute)> {
-    // SAFETY: reading entries of a live attribute; non-dictionaries have none.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADictionary(dictionary.to_raw()) {
-            return Vec::new();
-        }
-        (0..mlir_sys::mlirDictionaryAttrGetNumElements(dictionary.to_raw()))
-            .map(|i| {
-                let named = mlir_sys::mlirDictionaryAttrGetElement(dictionary.to_raw(), i);
-                (Identifier::from_raw(named.name), Attribute::from_raw(named.attribute))
-            })
-            .collect()
-    }
-}
-
-/// A dictionary attribute of `entries`.
-pub fn dictionary<'c>(context: &'c melior::Context, entries: &[(Identifier<'c>, Attribute<'c>)]) -> Attribute<'c> {
-    let named: Vec<_> = entries
-        .iter()
-        .map(|(name, value)| mlir_sys::MlirNamedAttribute { name: name.to_raw(), attribute: value.to_raw() })
-        .collect();
-    // SAFETY: the context is alive and `named` outlives the call.
-    unsafe {
-        Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(context.to_raw(), named.len() as isize, named.as_ptr()))
-    }
+    // SAFETY: `function_type` is the function's `!llvm.func` type.
+    function_type(func).map_or(0, |t| unsafe { crate::ir::llvm_function_input_count(t) })
 }
 
 /// Whether a value is produced by an op of the given name, and that op.

@@ -278,8 +278,8 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
                 op_name(user.owner),
                 "llvm.intr.lifetime.start" | "llvm.intr.lifetime.end" | "llvm.intr.dbg.declare" | "llvm.intr.dbg.value"
             ) {
-                // SAFETY: the new alloca dominates every user of the old one.
-                unsafe { mlir_sys::mlirOperationSetOperand(user.owner.to_raw(), user.index as isize, slot.to_raw()) };
+                // The new alloca dominates every user of the old one.
+                crate::ir::set_operand(user.owner, user.index, slot);
             }
         }
         replace_uses(old, replacement);

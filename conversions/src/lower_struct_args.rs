@@ -44,7 +44,7 @@ pub mod symbols;
 use crate::ir::{BlockExt, OperationExt};
 use melior::{
     ir::{
-        attribute::{AttributeLike, BoolAttribute, TypeAttribute},
+        attribute::{BoolAttribute, TypeAttribute},
         operation::OperationLike,
         BlockLike, OperationRef, RegionLike, Value, ValueLike,
     },
@@ -234,14 +234,11 @@ fn lower_module<'c, 'a>(
         options
     };
     let context = context_of(module);
-    // SAFETY: setting a discardable attribute on the live module op.
-    unsafe {
-        mlir_sys::mlirOperationSetDiscardableAttributeByName(
-            module.to_raw(),
-            melior::StringRef::new(OPT_BYVAL_ATTRIBUTE).to_raw(),
-            BoolAttribute::new(&context, options.opt_byval).to_raw(),
-        );
-    }
+    crate::ir::set_discardable_attribute(
+        module,
+        OPT_BYVAL_ATTRIBUTE,
+        BoolAttribute::new(&context, options.opt_byval).into(),
+    );
     let layout = DataLayout::default();
     let mut targets = TargetCache::default();
     let symbols = lower_device_functions(module, options, &layout, &mut targets);

@@ -74,8 +74,8 @@ use std::collections::{HashMap, HashSet};
 
 use melior::{
     ir::{
-        attribute::BoolAttribute, block::BlockLike, operation::OperationLike, r#type::TypeLike, BlockRef, Operation,
-        OperationRef, RegionLike, Value, ValueLike,
+        attribute::BoolAttribute, block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike,
+        Value, ValueLike,
     },
     pass::Pass,
 };
@@ -460,18 +460,17 @@ impl<'c, 'a> Materializer<'c, 'a> {
                         )
                     })
                     .collect();
-                // SAFETY: a clone of a live op, inserted right after it; its
-                // operands dominate the original, hence the clone.
-                let clone = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+                // Inserted right after the op; its operands dominate the
+                // original, hence the clone.
+                let clone = crate::ir::clone(op);
                 let block = op.block().expect("an op in a block");
                 let clone = block.insert_operation_after(op, clone);
                 for (position, operand) in specific {
-                    // SAFETY: setting an operand of the live clone.
-                    unsafe { mlir_sys::mlirOperationSetOperand(clone.to_raw(), position as isize, operand.to_raw()) };
+                    crate::ir::set_operand(clone, position, operand);
                 }
                 let value = detached(first_result(clone).expect("one result"));
-                // SAFETY: retyping the clone's result before anything uses it.
-                unsafe { mlir_sys::mlirValueSetType(value.to_raw(), target.to_raw()) };
+                // Retyping the clone's result before anything uses it.
+                value.set_type(target);
                 return value;
             }
             _ => {}
@@ -566,8 +565,8 @@ pub fn memory_space_opt(
                 continue;
             }
             let specific = materializer.specific(pointer, space);
-            // SAFETY: replacing an operand of a live op with a dominating value.
-            unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, specific.to_raw()) };
+            // A dominating value.
+            crate::ir::set_operand(*op, index, specific);
             stats.accesses += 1;
         }
     }

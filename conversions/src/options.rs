@@ -553,11 +553,7 @@ mod tests {
     fn auto_follows_the_nvvm_target(#[case] source: &str, #[case] expected: bool) {
         let context = crate::abi::tests::llvm_context();
         let registry = melior::dialect::DialectRegistry::new();
-        // SAFETY: the registry is alive; inserting the gpu and nvvm handles.
-        unsafe {
-            mlir_sys::mlirDialectHandleInsertDialect(mlir_sys::mlirGetDialectHandle__gpu__(), registry.to_raw());
-            mlir_sys::mlirDialectHandleInsertDialect(mlir_sys::mlirGetDialectHandle__nvvm__(), registry.to_raw());
-        }
+        crate::ir::insert_gpu_and_nvvm_dialects(&registry);
         context.append_dialect_registry(&registry);
         context.load_all_available_dialects();
         let module = melior::ir::Module::parse(&context, source).expect("parses");

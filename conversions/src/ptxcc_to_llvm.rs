@@ -235,12 +235,7 @@ where
         move |_, raw_op, raw_rewriter| {
             // SAFETY: MLIR hands the callback a live op and rewriter; the
             // lifetimes melior attaches to them are phantom.
-            let (op, base) = unsafe {
-                (
-                    OperationRef::from_raw(raw_op),
-                    melior::RewriterBase::from_raw(mlir_sys::mlirPatternRewriterAsBase(raw_rewriter)),
-                )
-            };
+            let (op, base) = unsafe { (OperationRef::from_raw(raw_op), crate::ir::rewriter_base(raw_rewriter)) };
             base.set_insertion_point_before(op);
             let context = context_of(op);
             let emitter = Emitter { rewriter: base, context: &context, location: op.location() };

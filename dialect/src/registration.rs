@@ -3,7 +3,7 @@
 use melior::{
     ir::{operation::OperationLike, Module},
     utility::load_irdl_dialects,
-    Context, StringRef,
+    Context,
 };
 
 /// The IRDL definition of the dialect, generated from the ODS source.
@@ -37,10 +37,7 @@ pub fn load(context: &Context) -> Result<(), DialectError> {
         return Ok(());
     }
     for dialect in ["llvm", "irdl"] {
-        // SAFETY: the context is alive; the string outlives the call.
-        let loaded =
-            unsafe { mlir_sys::mlirContextGetOrLoadDialect(context.to_raw(), StringRef::new(dialect).to_raw()) };
-        if loaded.ptr.is_null() {
+        if !ptxcc_shim::load_dialect(context.to_raw(), dialect) {
             return Err(DialectError::MissingDialect(dialect));
         }
     }

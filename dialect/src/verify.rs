@@ -46,9 +46,7 @@ pub fn verify(root: OperationRef) -> Result<(), VerifyError> {
     let mut known: std::collections::HashMap<*const std::ffi::c_void, Option<&'static OpInfo>> =
         std::collections::HashMap::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: the name of a live op.
-        let identifier = unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) };
-        let info = *known.entry(identifier.ptr).or_insert_with(|| op_info(op));
+        let info = *known.entry(ptxcc_shim::operation_name_key(op.to_raw())).or_insert_with(|| op_info(op));
         if let Some(info) = info {
             count += report(op, info);
         }
@@ -86,8 +84,7 @@ fn report(op: OperationRef, info: &OpInfo) -> usize {
 /// Emits an error diagnostic at `location`.
 pub fn emit_error(location: Location, message: &str) {
     let message = c_message(message);
-    // SAFETY: the location is alive and the string outlives the call.
-    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+    ptxcc_shim::emit_error(location.to_raw(), &message)
 }
 
 /// `message` as a C string (a NUL inside it becomes a space).

@@ -7,10 +7,11 @@
 //! wrappers of the raw functions live next to their users, except the few
 //! that every crate needs ([`write_text`], [`parallel_for`], ...).
 
-use mlir_sys::{
-    MlirAttribute, MlirContext, MlirDialectRegistry, MlirLocation, MlirOpPassManager, MlirOperation, MlirStringRef,
-    MlirType,
-};
+use mlir_sys::{MlirAttribute, MlirContext, MlirDialectRegistry, MlirLocation, MlirPassManager, MlirType};
+/// Handle types of the C API that the shim's functions and callbacks take,
+/// for the crates above it (which call the C API only through safe
+/// functions: here, and in the conversions crate's `ir` module).
+pub use mlir_sys::{MlirOpPassManager, MlirOperation, MlirStringRef};
 use std::ffi::{c_char, c_void};
 
 /// Builds a registered pipeline into an op pass manager (see the C++ side).
@@ -354,4 +355,99 @@ pub unsafe fn to_string(text: MlirStringRef) -> String {
     // SAFETY: guaranteed by the caller.
     let bytes = unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) };
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Bytes as an `MlirStringRef` (valid while `bytes` lives; MLIR source or
+/// bytecode, which need not be UTF-8).
+pub fn bytes_ref(bytes: &[u8]) -> MlirStringRef {
+    MlirStringRef { data: bytes.as_ptr().cast(), length: bytes.len() }
+}
+
+/// Makes the pass manager `pm` time its passes; MLIR prints the report to
+/// standard error when the pass manager is destroyed.
+pub fn enable_timing(pm: MlirPassManager) {
+    // SAFETY: the pass manager handle is live (the caller's
+    // `MlirPassManager`).
+    unsafe { mlir_sys::mlirPassManagerEnableTiming(pm) };
+}
+
+/// Loads the dialect `name` (`llvm`) into `context` when its registry holds
+/// it; false when it does not.
+pub fn load_dialect(context: MlirContext, name: &str) -> bool {
+    // SAFETY: the context handle is live (the caller's `MlirContext`); the
+    // name outlives the call.
+    let loaded = unsafe { mlir_sys::mlirContextGetOrLoadDialect(context, string_ref(name)) };
+    !loaded.ptr.is_null()
+}
+
+/// Emits an error diagnostic with `message` at `location`.
+pub fn emit_error(location: MlirLocation, message: &std::ffi::CStr) {
+    // SAFETY: the location handle is live (the caller's `MlirLocation`);
+    // the string outlives the call.
+    unsafe { mlir_sys::mlirEmitError(location, message.as_ptr()) }
+}
+
+/// A key equal for all ops of one name, and only for them: op names are
+/// uniqued identifiers, so this compares no strings.
+pub fn operation_name_key(op: MlirOperation) -> *const c_void {
+    // SAFETY: the op handle is live (the caller's `MlirOperation`).
+    unsafe { mlir_sys::mlirOperationGetName(op) }.ptr
+}
+
+/// The address space of `ty` when it is an `!llvm.ptr`.
+pub fn llvm_pointer_address_space(ty: MlirType) -> Option<u32> {
+    // SAFETY: both calls only read the type (a live handle: the caller's
+    // `MlirType`), the second after checking its kind.
+    unsafe { mlir_sys::mlirTypeIsALLVMPointerType(ty).then(|| mlir_sys::mlirLLVMPointerTypeGetAddressSpace(ty)) }
+}
+
+/// `!llvm.ptr<address_space>` in `context`.
+pub fn llvm_pointer_type(context: MlirContext, address_space: u32) -> MlirType {
+    // SAFETY: the context handle is live (the caller's `MlirContext`); the
+    // result is owned by it.
+    unsafe { mlir_sys::mlirLLVMPointerTypeGet(context, address_space) }
+}
+
+/// Whether `llvm.load` can load a value of type `ty` (ODS's
+/// `LLVM_LoadableType` as the translation to LLVM IR accepts it): an
+/// integer, a float, a pointer, a fixed-length vector of those, or an array
+/// or non-opaque struct of loadable types.
+pub fn is_llvm_loadable(ty: MlirType) -> bool {
+    // SAFETY: every call only reads the live type (the caller's `MlirType`)
+    // and its element types, each after checking the kind it needs.
+    unsafe {
+        if mlir_sys::mlirTypeIsAInteger(ty)
+            || mlir_sys::mlirTypeIsAFloat(ty)
+            || mlir_sys::mlirTypeIsALLVMPointerType(ty)
+        {
+            return true;
+        }
+        if mlir_sys::mlirTypeIsAVector(ty) {
+            let element = mlir_sys::mlirShapedTypeGetElementType(ty);
+            return !mlir_sys::mlirVectorTypeIsScalable(ty)
+                && (mlir_sys::mlirTypeIsAInteger(element)
+                    || mlir_sys::mlirTypeIsAFloat(element)
+                    || mlir_sys::mlirTypeIsALLVMPointerType(element));
+        }
+        if mlir_sys::mlirTypeIsALLVMStructType(ty) {
+            return !mlir_sys::mlirLLVMStructTypeIsOpaque(ty)
+                && (0..mlir_sys::mlirLLVMStructTypeGetNumElementTypes(ty))
+                    .all(|i| is_llvm_loadable(mlir_sys::mlirLLVMStructTypeGetElementType(ty, i)));
+        }
+        if is_llvm_array(ty) {
+            return is_llvm_loadable(mlir_sys::mlirLLVMArrayTypeGetElementType(ty));
+        }
+    }
+    false
+}
+
+/// Whether `ty` is an `!llvm.array`: the C API has no `IsA` for it, so its
+/// type id is compared with that of an array type built in the same context.
+fn is_llvm_array(ty: MlirType) -> bool {
+    // SAFETY: reading live types; the sample type is owned by the context.
+    unsafe {
+        let context = mlir_sys::mlirTypeGetContext(ty);
+        let sample = mlir_sys::mlirLLVMArrayTypeGet(mlir_sys::mlirIntegerTypeGet(context, 8), 1);
+        mlir_sys::mlirTypeIDEqual(mlir_sys::mlirTypeGetTypeID(ty), mlir_sys::mlirTypeGetTypeID(sample))
+    }
 }

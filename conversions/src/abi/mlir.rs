@@ -3,85 +3,59 @@
 //! The C API has a query for every type family except the element count of
 //! `!llvm.array`, which the shim answers (`ptxcc_shim::array_length`).
 
-use melior::ir::{Type, TypeLike};
+use melior::ir::Type;
 
 use super::{layout::FloatKind, AbiError, AbiType, StructType};
+use crate::ir::{self, FloatType};
 
 /// Whether `ty` may be an LLVM struct or array, from cheap queries: false
 /// for integers, floats, pointers and vectors, which most parameters are.
 pub fn may_be_aggregate(ty: Type) -> bool {
-    let raw = ty.to_raw();
-    // SAFETY: type-kind queries on a live type.
-    unsafe {
-        !(mlir_sys::mlirTypeIsAInteger(raw)
-            || mlir_sys::mlirTypeIsAFloat(raw)
-            || mlir_sys::mlirTypeIsALLVMPointerType(raw)
-            || mlir_sys::mlirTypeIsAVector(raw))
-    }
+    !ir::is_integer_float_pointer_or_vector(ty)
 }
 
 /// The ABI view of an MLIR type, or why it has none (`index`, a scalable
 /// vector, an opaque struct, a type outside the LLVM dialect).
 pub fn abi_type(r#type: Type) -> Result<AbiType, AbiError> {
-    let raw = r#type.to_raw();
     let unsupported = |reason: &str| AbiError::Unsupported { ty: r#type.to_string(), reason: reason.to_string() };
-    // SAFETY: every call below only reads the live type `raw`, after the
-    // matching `mlirTypeIsA*` check.
-    unsafe {
-        if mlir_sys::mlirTypeIsAInteger(raw) {
-            return Ok(AbiType::Int(mlir_sys::mlirIntegerTypeGetWidth(raw)));
-        }
-        if mlir_sys::mlirTypeIsABF16(raw) {
-            return Ok(AbiType::Float(FloatKind::BFloat));
-        }
-        if mlir_sys::mlirTypeIsAF16(raw) {
-            return Ok(AbiType::Float(FloatKind::Half));
-        }
-        if mlir_sys::mlirTypeIsAF32(raw) {
-            return Ok(AbiType::Float(FloatKind::Float));
-        }
-        if mlir_sys::mlirTypeIsAF64(raw) {
-            return Ok(AbiType::Float(FloatKind::Double));
-        }
-        if mlir_sys::mlirTypeIsAFloat(raw) {
-            return match mlir_sys::mlirFloatTypeGetWidth(raw) {
-                80 => Ok(AbiType::Float(FloatKind::X86Fp80)),
-                128 => Ok(AbiType::Float(FloatKind::Fp128)),
-                _ => Err(unsupported("this float type has no LLVM IR equivalent")),
-            };
-        }
-        if mlir_sys::mlirTypeIsALLVMPointerType(raw) {
-            return Ok(AbiType::Ptr(mlir_sys::mlirLLVMPointerTypeGetAddressSpace(raw)));
-        }
-        if mlir_sys::mlirTypeIsAVector(raw) {
-            if mlir_sys::mlirVectorTypeIsScalable(raw) {
-                return Err(unsupported("scalable vectors do not exist on NVPTX"));
-            }
-            if mlir_sys::mlirShapedTypeGetRank(raw) != 1 {
-                return Err(unsupported("only one-dimensional vectors are LLVM vectors"));
-            }
-            let count = mlir_sys::mlirShapedTypeGetDimSize(raw, 0);
-            let elem = abi_type(Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)))?;
-            return Ok(AbiType::vector(elem, count as u64));
-        }
-        if mlir_sys::mlirTypeIsALLVMStructType(raw) {
-            if mlir_sys::mlirLLVMStructTypeIsOpaque(raw) {
-                return Err(unsupported("an opaque struct has no size"));
-            }
-            let name = (!mlir_sys::mlirLLVMStructTypeIsLiteral(raw)).then(|| {
-                let identifier = mlir_sys::mlirLLVMStructTypeGetIdentifier(raw);
-                melior::StringRef::from_raw(identifier).as_str().unwrap_or_default().to_string()
-            });
-            let fields = (0..mlir_sys::mlirLLVMStructTypeGetNumElementTypes(raw))
-                .map(|i| abi_type(Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(raw, i))))
-                .collect::<Result<Vec<_>, _>>()?;
-            let packed = mlir_sys::mlirLLVMStructTypeIsPacked(raw);
-            return Ok(AbiType::Struct(StructType { name, fields, packed }));
-        }
+    if let Some(width) = ir::integer_width(r#type) {
+        return Ok(AbiType::Int(width));
     }
-    if let Some(count) = ptxcc_shim::array_length(raw) {
-        // SAFETY: the shim says this is an LLVM array type.
-        let elem = unsafe { Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(raw)) };
+    if let Some(float) = ir::float_type(r#type) {
+        return match float {
+            FloatType::BF16 => Ok(AbiType::Float(FloatKind::BFloat)),
+            FloatType::F16 => Ok(AbiType::Float(FloatKind::Half)),
+            FloatType::F32 => Ok(AbiType::Float(FloatKind::Float)),
+            FloatType::F64 => Ok(AbiType::Float(FloatKind::Double)),
+            FloatType::Other(80) => Ok(AbiType::Float(FloatKind::X86Fp80)),
+            FloatType::Other(128) => Ok(AbiType::Float(FloatKind::Fp128)),
+            FloatType::Other(_) => Err(unsupported("this float type has no LLVM IR equivalent")),
+        };
+    }
+    if let Some(address_space) = ptxcc_dialect::types::pointer_address_space(r#type) {
+        return Ok(AbiType::Ptr(address_space));
+    }
+    if let Some(vector) = ir::as_vector(r#type) {
+        if vector.is_scalable() {
+            return Err(unsupported("scalable vectors do not exist on NVPTX"));
+        }
+        if vector.rank() != 1 {
+            return Err(unsupported("only one-dimensional vectors are LLVM vectors"));
+        }
+        let count = vector.dimension(0).expect("a one-dimensional vector");
+        let elem = abi_type(vector.element())?;
+        return Ok(AbiType::vector(elem, count as u64));
+    }
+    if let Some(structure) = ir::as_llvm_struct(r#type) {
+        if structure.is_opaque() {
+            return Err(unsupported("an opaque struct has no size"));
+        }
+        let name = structure.name();
+        let fields = structure.fields().into_iter().map(abi_type).collect::<Result<Vec<_>, _>>()?;
+        let packed = structure.is_packed();
+        return Ok(AbiType::Struct(StructType { name, fields, packed }));
+    }
+    if let Some((elem, count)) = ir::llvm_array(r#type) {
         return Ok(AbiType::array(abi_type(elem)?, count));
     }
     Err(unsupported("not a sized LLVM type"))

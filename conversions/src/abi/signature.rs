@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use melior::ir::{
     attribute::{ArrayAttribute, AttributeLike, IntegerAttribute, StringAttribute, TypeAttribute},
     operation::OperationLike,
-    OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    OperationRef, RegionLike, Type, ValueLike,
 };
 
 use super::{mlir::abi_type, AbiError, FunctionSignature, Linkage, ParamSignature, Target};
@@ -100,10 +100,8 @@ fn is_dead(op: OperationRef) -> bool {
 /// The linkage of an `llvm.func`, as the prototype prints it.
 pub fn function_linkage(func: OperationRef) -> Linkage {
     match crate::kernel::linkage(func) {
-        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal => Linkage::External,
-        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate => {
-            Linkage::Local
-        }
+        crate::ir::LlvmLinkage::External => Linkage::External,
+        crate::ir::LlvmLinkage::Internal | crate::ir::LlvmLinkage::Private => Linkage::Local,
         _ => Linkage::Weak,
     }
 }
@@ -147,15 +145,9 @@ fn has_passthrough(func: OperationRef, name: &str) -> bool {
 /// Whether the `!llvm.func` type `ty` is variadic. The C API has no
 /// query, but types are uniqued: compare it with its non-variadic twin.
 pub fn is_variadic(ty: Type) -> bool {
-    let raw = ty.to_raw();
-    // SAFETY: queries on a live function type of one context.
-    unsafe {
-        let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
-        let inputs: Vec<_> = (0..count).map(|i| mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i)).collect();
-        let result = mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw);
-        let fixed = mlir_sys::mlirLLVMFunctionTypeGet(result, count, inputs.as_ptr(), false);
-        !mlir_sys::mlirTypeEqual(fixed, raw)
-    }
+    // SAFETY: queries on a live function type (what callers hand in).
+    let (inputs, result) = unsafe { (crate::ir::llvm_function_inputs(ty), crate::ir::llvm_function_result(ty)) };
+    crate::ir::llvm_function_type(result, &inputs, false) != ty
 }
 
 /// The signature of `func` as the ABI sees it. `address_taken` comes from
@@ -164,25 +156,16 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
     let name = function_name(func);
     let not_a_function = || AbiError::Unsupported { ty: name.clone(), reason: "no LLVM function type".into() };
     let r#type = function_type(func).ok_or_else(not_a_function)?;
-    let raw = r#type.to_raw();
     // The C API has neither a type check nor a variadic query for
     // `!llvm.func`, but types are uniqued: compare the kind with a known
     // function type, and the type with its non-variadic twin.
-    // SAFETY: queries on live types of the function's context; the
-    // accessors run only once the kind is known.
-    let (inputs, result, variadic, void) = unsafe {
-        let context = mlir_sys::mlirTypeGetContext(raw);
-        let void = mlir_sys::mlirLLVMVoidTypeGet(context);
-        let reference = mlir_sys::mlirLLVMFunctionTypeGet(void, 0, std::ptr::null(), false);
-        if !mlir_sys::mlirTypeIDEqual(mlir_sys::mlirTypeGetTypeID(raw), mlir_sys::mlirTypeGetTypeID(reference)) {
-            return Err(not_a_function());
-        }
-        let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
-        let raw_inputs: Vec<_> = (0..count).map(|i| mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i)).collect();
-        let raw_result = mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw);
-        let inputs: Vec<Type> = raw_inputs.into_iter().map(|t| Type::from_raw(t)).collect();
-        (inputs, Type::from_raw(raw_result), is_variadic(r#type), Type::from_raw(void))
-    };
+    if !crate::ir::is_llvm_function_type(r#type) {
+        return Err(not_a_function());
+    }
+    // SAFETY: the kind is checked just above.
+    let (inputs, result) =
+        unsafe { (crate::ir::llvm_function_inputs(r#type), crate::ir::llvm_function_result(r#type)) };
+    let (variadic, void) = (is_variadic(r#type), crate::ir::llvm_void_like(r#type));
     let result = if result == void { None } else { Some(abi_type(result)?) };
     let mut params = Vec::with_capacity(inputs.len());
     for (index, input) in inputs.into_iter().enumerate() {
@@ -311,19 +294,12 @@ pub fn gpu_module_opt_level(func: OperationRef) -> Option<u32> {
 /// The input types and variadic flag of an `!llvm.func` type, or `None`
 /// for another type.
 fn function_type_inputs(ty: Type) -> Option<(Vec<Type>, bool)> {
-    let raw = ty.to_raw();
-    // SAFETY: as in `function_signature`: the kind is checked first.
-    unsafe {
-        let context = mlir_sys::mlirTypeGetContext(raw);
-        let void = mlir_sys::mlirLLVMVoidTypeGet(context);
-        let reference = mlir_sys::mlirLLVMFunctionTypeGet(void, 0, std::ptr::null(), false);
-        if !mlir_sys::mlirTypeIDEqual(mlir_sys::mlirTypeGetTypeID(raw), mlir_sys::mlirTypeGetTypeID(reference)) {
-            return None;
-        }
-        let count = mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw);
-        let inputs = (0..count).map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i))).collect();
-        Some((inputs, is_variadic(ty)))
+    if !crate::ir::is_llvm_function_type(ty) {
+        return None;
     }
+    // SAFETY: as in `function_signature`: the kind is checked first.
+    let inputs = unsafe { crate::ir::llvm_function_inputs(ty) };
+    Some((inputs, is_variadic(ty)))
 }
 
 /// The function a call reaches directly, as `llc` sees it: the `callee`
@@ -355,10 +331,7 @@ pub fn direct_callee<'c, 'a>(
 fn function_result<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
     let ty = function_type(func)?;
     // SAFETY: `function_type` returned the function's `!llvm.func` type.
-    let (result, void) = unsafe {
-        let raw = mlir_sys::mlirLLVMFunctionTypeGetReturnType(ty.to_raw());
-        (Type::from_raw(raw), Type::from_raw(mlir_sys::mlirLLVMVoidTypeGet(mlir_sys::mlirTypeGetContext(ty.to_raw()))))
-    };
+    let (result, void) = (unsafe { crate::ir::llvm_function_result(ty) }, crate::ir::llvm_void_like(ty));
     (result != void).then_some(result)
 }
 

@@ -40,7 +40,7 @@ use crate::ir::OperationExt;
 use melior::{
     ir::{
         attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, RegionLike, Type,
-        TypeLike, Value,
+        Value,
     },
     Context,
 };
@@ -199,18 +199,14 @@ pub fn is_variadic(func: OperationRef) -> bool {
 /// The parameter types of an `llvm.func`.
 pub(super) fn parameter_types<'c>(func: OperationRef<'c, '_>) -> Vec<Type<'c>> {
     let Some(ty) = function_type(func) else { return Vec::new() };
-    // SAFETY: queries on a live `!llvm.func` type.
-    unsafe {
-        (0..mlir_sys::mlirLLVMFunctionTypeGetNumInputs(ty.to_raw()))
-            .map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(ty.to_raw(), i)))
-            .collect()
-    }
+    // SAFETY: `function_type` is the function's `!llvm.func` type.
+    unsafe { crate::ir::llvm_function_inputs(ty) }
 }
 
 /// The result type of an `llvm.func` (`!llvm.void` for none).
 pub(super) fn result_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
-    // SAFETY: a query on a live `!llvm.func` type.
-    function_type(func).map(|t| unsafe { Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(t.to_raw())) })
+    // SAFETY: `function_type` is the function's `!llvm.func` type.
+    function_type(func).map(|t| unsafe { crate::ir::llvm_function_result(t) })
 }
 
 /// The argument operands of a direct `llvm.call` (without bundle operands).

@@ -47,7 +47,7 @@ use melior::ir::{
     attribute::{ArrayAttribute, DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
     block::BlockLike,
     operation::{OperationBuilder, OperationLike},
-    Attribute, Block, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
+    Attribute, Block, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
 };
 
 use super::{
@@ -72,9 +72,7 @@ pub const CLONE_SUFFIX: &str = "_ptxcc";
 fn definition_is_final(func: OperationRef) -> bool {
     matches!(
         linkage(func),
-        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal
-            | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageLinkonceODR
-            | mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageWeakODR
+        crate::ir::LlvmLinkage::External | crate::ir::LlvmLinkage::LinkonceOdr | crate::ir::LlvmLinkage::WeakOdr
     )
 }
 
@@ -158,28 +156,24 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
     for call in calls {
         crate::ir::set_attribute(*call, "callee", callee);
     }
-    // SAFETY: cloning a live op; the clone is owned until inserted below.
-    let clone = unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(func.to_raw())) };
+    // (The clone is owned until inserted below.)
+    let clone = crate::ir::clone(func);
     let block = func.block().expect("a function in a module");
     let clone = block.insert_operation_after(func, clone);
     crate::ir::set_attribute(clone, "sym_name", StringAttribute::new(&context, clone_name).into());
-    // SAFETY: removing an attribute of a live op (a no-op when absent).
-    unsafe {
-        mlir_sys::mlirOperationRemoveAttributeByName(clone.to_raw(), melior::StringRef::new("sym_visibility").to_raw());
-    }
+    crate::ir::remove_attribute(clone, "sym_visibility");
     set_linkage(clone, "internal");
 
     // The wrapper: the body goes (the clone has it), one call remains. A
     // debug-info location names the subprogram the clone now owns; LLVM
     // allows one function per subprogram, so the wrapper gets a plain one.
     let location = plain_location(func.location());
-    // SAFETY: the op is live; the location belongs to its context.
-    unsafe { mlir_sys::mlirOperationSetLocation(func.to_raw(), location.to_raw()) };
+    crate::ir::set_location(func, location);
     let region = func.region_at(0).expect("a function body");
     let old_body = Region::new();
-    // SAFETY: both regions are live; the old body is destroyed with
-    // `old_body` (a region drops every reference inside it first).
-    unsafe { mlir_sys::mlirRegionTakeBody(old_body.to_raw(), region.to_raw()) };
+    // The old body is destroyed with `old_body` (a region drops every
+    // reference inside it first).
+    crate::ir::take_body(&old_body, region);
     drop(old_body);
     let parameters = parameter_types(func);
     let entry = Block::new(&parameters.iter().map(|ty| (*ty, location)).collect::<Vec<_>>());
@@ -237,28 +231,15 @@ fn mark_libcall_callee(func: OperationRef) {
 /// `location` without debug-info metadata: a fused location's first
 /// component (the source position), anything else as it is.
 fn plain_location(location: Location) -> Location {
-    // SAFETY: queries on a live location; the components belong to its
-    // context.
-    unsafe {
-        let raw = location.to_raw();
-        if !mlir_sys::mlirLocationIsAFused(raw) {
-            return location;
-        }
-        let count = mlir_sys::mlirLocationFusedGetNumLocations(raw);
-        if count == 0 {
-            return location;
-        }
-        let mut components = vec![mlir_sys::MlirLocation { ptr: std::ptr::null() }; count as usize];
-        mlir_sys::mlirLocationFusedGetLocations(raw, components.as_mut_ptr());
-        Location::from_raw(components[0])
+    match crate::ir::fused_locations(location) {
+        Some(components) if !components.is_empty() => components[0],
+        _ => location,
     }
 }
 
 /// Whether `ty` is `!llvm.void`.
 fn is_void(ty: Type) -> bool {
-    // SAFETY: building the void type in the type's own context.
-    let void = unsafe { Type::from_raw(mlir_sys::mlirLLVMVoidTypeGet(mlir_sys::mlirTypeGetContext(ty.to_raw()))) };
-    ty == void
+    ty == crate::ir::llvm_void_like(ty)
 }
 
 #[cfg(test)]

@@ -306,12 +306,8 @@ fn returns_pointer(op: OperationRef) -> bool {
         return op.results().any(|r| pointer_address_space(r.r#type()).is_some());
     }
     let Some(function_type) = function_type(op) else { return true };
-    // SAFETY: a result type query on a live `!llvm.func` type.
-    let result = unsafe {
-        melior::ir::Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(melior::ir::TypeLike::to_raw(
-            &function_type,
-        )))
-    };
+    // SAFETY: `function_type` is the function's `!llvm.func` type.
+    let result = unsafe { crate::ir::llvm_function_result(function_type) };
     pointer_address_space(result).is_some()
 }
 

@@ -84,16 +84,8 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
             );
             insert_at_entry(entry, Some(alloca), copy.into());
         }
-        let exceptions = [view.to_raw()];
-        // SAFETY: both values are live; the only use kept is the view.
-        unsafe {
-            mlir_sys::mlirValueReplaceAllUsesExcept(
-                parameter.to_raw(),
-                slot.to_raw(),
-                exceptions.len() as isize,
-                exceptions.as_ptr() as *mut _,
-            );
-        }
+        // The only use kept is the view.
+        crate::ir::replace_uses_except(parameter, slot, &[view]);
         return;
     }
 
@@ -112,8 +104,8 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         match action {
             Action::DropAssume(assume) => {
                 if dropped.insert(assume.to_raw().ptr) {
-                    // SAFETY: an assume has no results; nothing refers to it.
-                    unsafe { mlir_sys::mlirOperationDestroy(assume.to_raw()) };
+                    // An assume has no results; nothing refers to it.
+                    crate::ir::erase(*assume);
                 }
             }
             Action::NullTest(ptrtoint) => fold_null_tests(*ptrtoint),
@@ -128,8 +120,8 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
     for node in plan.nodes.iter().rev() {
         if let Some((_, gep)) = node.parent {
             if gep.result_at(0).is_ok_and(|r| has_no_uses(r.into())) {
-                // SAFETY: the op has no uses and is not referenced again.
-                unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+                // The op has no uses and is not referenced again.
+                crate::ir::erase(gep);
             }
         }
     }
@@ -187,13 +179,13 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         }
         let (parent, gep) = self.plan.nodes[node].parent.expect("only the parameter has no parent");
         let base = self.materialize(parent, space);
-        // SAFETY: cloning a live op; the clone is inserted into the block
-        // right away, which takes ownership.
-        let clone = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(gep.to_raw())) };
+        // The clone is inserted into the block right away, which takes
+        // ownership.
+        let clone = crate::ir::clone(gep);
         let block = gep.block().expect("a GEP in a block");
         let clone = block.insert_operation_after(gep, clone);
-        // SAFETY: operand 0 of a GEP is its base; both types are pointers.
-        unsafe { mlir_sys::mlirOperationSetOperand(clone.to_raw(), 0, base.to_raw()) };
+        // Operand 0 of a GEP is its base; both types are pointers.
+        crate::ir::set_operand(clone, 0, base);
         let result: Value = clone.result_at(0).expect("one result").into();
         let address_space = match space {
             Space::Param => address_space::PARAM,
@@ -208,9 +200,8 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
 
     fn set_operand(&mut self, used: Use<'c, 'a>, node: usize, space: Space) {
         let value = self.materialize(node, space);
-        // SAFETY: replacing one operand of a live op with a live value of a
-        // pointer type the op accepts.
-        unsafe { mlir_sys::mlirOperationSetOperand(used.owner.to_raw(), used.index as isize, value.to_raw()) };
+        // A value of a pointer type the op accepts.
+        crate::ir::set_operand(used.owner, used.index, value);
     }
 
     fn field_load(&mut self, load: OperationRef<'c, 'a>, offset: i64, alignment: u64) {
@@ -231,12 +222,10 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
 
     fn replace_param_view(&mut self, cast: OperationRef<'c, 'a>, node: usize) {
         let value = self.materialize(node, Space::Param);
-        // SAFETY: the cast's result and `value` are both `!llvm.ptr<101>`;
-        // the cast is erased once it has no uses.
-        unsafe {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(cast.result_at(0).expect("one result").to_raw(), value.to_raw());
-            mlir_sys::mlirOperationDestroy(cast.to_raw());
-        }
+        // The cast's result and `value` are both `!llvm.ptr<101>`; the cast
+        // is erased once it has no uses.
+        crate::ir::replace_uses(cast.result_at(0).expect("one result").into(), value);
+        crate::ir::erase(cast);
     }
 
     /// `memcpy(dst, node, len)`: `ptxcc.copy_param` (vectorised by the
@@ -253,8 +242,8 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
             Some(address_space::GENERIC | address_space::LOCAL)
         );
         let (Some(length), false, true) = (length, volatile, local_or_generic) else {
-            // SAFETY: operand 1 of a memcpy is its source pointer.
-            unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), 1, source.to_raw()) };
+            // Operand 1 of a memcpy is its source pointer.
+            crate::ir::set_operand(op, 1, source);
             return;
         };
         let destination_alignment =
@@ -270,19 +259,14 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         );
         let block = op.block().expect("a memcpy in a block");
         block.insert_operation_before(op, copy.into());
-        // SAFETY: memcpy has no results; nothing refers to it.
-        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        // memcpy has no results; nothing refers to it.
+        crate::ir::erase(op);
     }
 }
 
 /// Replaces every use of `old`'s result with `new`'s and erases `old`.
 fn replace_and_erase(old: OperationRef, new: OperationRef) {
-    // SAFETY: both ops are live and have one result of the same type.
-    unsafe {
-        mlir_sys::mlirValueReplaceAllUsesOfWith(
-            old.result_at(0).expect("one result").to_raw(),
-            new.result_at(0).expect("one result").to_raw(),
-        );
-        mlir_sys::mlirOperationDestroy(old.to_raw());
-    }
+    // Both ops have one result of the same type.
+    crate::ir::replace_uses(old.result_at(0).expect("one result").into(), new.result_at(0).expect("one result").into());
+    crate::ir::erase(old);
 }

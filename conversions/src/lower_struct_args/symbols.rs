@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use melior::{
-    ir::{attribute::AttributeLike, block::BlockLike, operation::OperationLike, Attribute, OperationRef, RegionLike},
+    ir::{block::BlockLike, operation::OperationLike, Attribute, OperationRef, RegionLike},
     Context,
 };
 
@@ -105,11 +105,9 @@ fn walk_part<'c, 'a>(roots: &[OperationRef<'c, 'a>], musttail: Option<Attribute>
     for &root in roots {
         // Collected first: a panic cannot unwind through MLIR's walk callback.
         for op in std::iter::once(root).chain(crate::ir::nested_ops(root)) {
-            // SAFETY: the name of a live op.
-            let identifier = unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) };
             // Op names are uniqued identifiers: what to read of an op is
             // decided once per name, not by comparing strings on every op.
-            let kind = *kinds.entry(identifier.ptr).or_insert_with(|| op_kind(op_name(op)));
+            let kind = *kinds.entry(crate::ir::op_name_key(op)).or_insert_with(|| op_kind(op_name(op)));
             let is_call = matches!(kind, OpKind::Call);
             if matches!(kind, OpKind::Func) {
                 part.defined.push(crate::abi::signature::function_name(op));
@@ -128,34 +126,18 @@ fn walk_part<'c, 'a>(roots: &[OperationRef<'c, 'a>], musttail: Option<Attribute>
             // hold a symbol are read; any other op has all its attributes
             // read.
             named_attributes.clear();
-            // SAFETY: reading the attributes of a live op; indices in range.
-            unsafe {
-                match kind {
-                    OpKind::Func | OpKind::Call | OpKind::Inherent(_) => {
-                        for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(op.to_raw()) {
-                            let named = mlir_sys::mlirOperationGetDiscardableAttribute(op.to_raw(), i);
-                            named_attributes.push((crate::ir::identifier_str(named.name), named.attribute));
-                        }
-                        for name in inherent_names(kind) {
-                            let name_ref = melior::StringRef::new(name);
-                            let value =
-                                mlir_sys::mlirOperationGetInherentAttributeByName(op.to_raw(), name_ref.to_raw());
-                            if !value.ptr.is_null() {
-                                named_attributes.push((name, value));
-                            }
-                        }
-                    }
-                    OpKind::All => {
-                        for i in 0..mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) {
-                            let named = mlir_sys::mlirOperationGetAttribute(op.to_raw(), i);
-                            named_attributes.push((crate::ir::identifier_str(named.name), named.attribute));
+            match kind {
+                OpKind::Func | OpKind::Call | OpKind::Inherent(_) => {
+                    crate::ir::append_discardable_attributes(op, &mut named_attributes);
+                    for name in inherent_names(kind) {
+                        if let Some(value) = crate::ir::inherent_attribute(op, name) {
+                            named_attributes.push((name, value));
                         }
                     }
                 }
+                OpKind::All => crate::ir::append_attributes(op, &mut named_attributes),
             }
-            for &(key, raw_attribute) in &named_attributes {
-                // SAFETY: the attribute belongs to the live op.
-                let attribute = unsafe { Attribute::from_raw(raw_attribute) };
+            for &(key, attribute) in &named_attributes {
                 if matches!(kind, OpKind::Func) && key == "sym_name" {
                     continue;
                 }
@@ -245,28 +227,18 @@ fn symbols_in(attribute: Attribute) -> Vec<String> {
     if let Some(name) = flat_symbol_name(attribute) {
         return vec![name];
     }
-    // SAFETY: reading a live attribute after checking its kind.
-    unsafe {
-        let raw = attribute.to_raw();
-        if mlir_sys::mlirAttributeIsASymbolRef(raw) {
-            let text =
-                |r: mlir_sys::MlirStringRef| melior::StringRef::from_raw(r).as_str().unwrap_or_default().to_string();
-            let mut names = vec![text(mlir_sys::mlirSymbolRefAttrGetRootReference(raw))];
-            for i in 0..mlir_sys::mlirSymbolRefAttrGetNumNestedReferences(raw) {
-                names.extend(symbols_in(Attribute::from_raw(mlir_sys::mlirSymbolRefAttrGetNestedReference(raw, i))));
-            }
-            return names;
+    if let Some((root, nested)) = crate::ir::symbol_ref_parts(attribute) {
+        let mut names = vec![root];
+        for reference in nested {
+            names.extend(symbols_in(reference));
         }
-        if mlir_sys::mlirAttributeIsAArray(raw) {
-            return (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
-                .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i))))
-                .collect();
-        }
-        if mlir_sys::mlirAttributeIsADictionary(raw) {
-            return (0..mlir_sys::mlirDictionaryAttrGetNumElements(raw))
-                .flat_map(|i| symbols_in(Attribute::from_raw(mlir_sys::mlirDictionaryAttrGetElement(raw, i).attribute)))
-                .collect();
-        }
+        return names;
+    }
+    if let Some(elements) = crate::ir::array_elements(attribute) {
+        return elements.into_iter().flat_map(symbols_in).collect();
+    }
+    if crate::ir::is_dictionary(attribute) {
+        return crate::ir::dictionary_entries(attribute).into_iter().flat_map(|(_, value)| symbols_in(value)).collect();
     }
     Vec::new()
 }

@@ -132,12 +132,8 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     let mut next = copy.next_in_block();
     while let Some(op) = next {
         next = op.next_in_block();
-        // SAFETY: `op` is detached from its block and handed to `rest`,
-        // which takes ownership; the order is kept.
-        unsafe {
-            mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
-            mlir_sys::mlirBlockAppendOwnedOperation(rest.to_raw(), op.to_raw());
-        }
+        // `rest` takes ownership; the order is kept.
+        crate::ir::move_to_end(op, rest);
     }
     let looped = region.insert_block_after(block, Block::new(&[(i64_type, location)]));
 

@@ -9,7 +9,7 @@ use super::{
 use crate::ir::{BlockExt, OperationExt};
 
 use melior::ir::{
-    attribute::TypeAttribute, operation::OperationLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    attribute::TypeAttribute, operation::OperationLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
@@ -40,14 +40,11 @@ fn is_aggregate(ty: Type) -> bool {
 fn type_at<'c>(ty: Type<'c>, path: &[i64]) -> Type<'c> {
     let mut current = ty;
     for index in path {
-        // SAFETY: `path` comes from the leaves of `ty`, so each step is a
-        // struct field or an array element of the current type.
-        current = unsafe {
-            if mlir_sys::mlirTypeIsALLVMStructType(current.to_raw()) {
-                Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(current.to_raw(), *index as isize))
-            } else {
-                Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(current.to_raw()))
-            }
+        // `path` comes from the leaves of `ty`, so each step is a struct
+        // field or an array element of the current type.
+        current = match crate::ir::as_llvm_struct(current) {
+            Some(structure) => structure.field(*index as usize).expect("a field of the struct"),
+            None => crate::ir::llvm_array(current).expect("a struct or an array").0,
         };
     }
     current

@@ -16,8 +16,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, BlockRef, Identifier, Location, Operation, OperationRef, RegionLike, Type, TypeLike, Value,
-        ValueLike,
+        Attribute, BlockRef, Identifier, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -171,26 +170,16 @@ fn rewrite_call<'c, 'a>(
         // Same results: the call changes in place (rebuilding it would read
         // its attributes one index at a time, each read building the op's
         // whole attribute dictionary).
-        let raw_operands: Vec<_> = operands.iter().map(|v| v.to_raw()).collect();
-        // SAFETY: the operands are live values that dominate the call; the
-        // segment sizes and argument attributes set next match them.
-        unsafe {
-            mlir_sys::mlirOperationSetOperands(call.to_raw(), raw_operands.len() as isize, raw_operands.as_ptr());
-        }
+        // The operands dominate the call; the segment sizes and argument
+        // attributes set next match them.
+        crate::ir::set_operands(call, &operands);
         crate::ir::set_attribute(call, "operandSegmentSizes", segments.into());
         crate::ir::set_attribute(call, "arg_attrs", argument_attributes.into());
         erase_dead_address_chains(&arguments);
         return call;
     };
     let mut named: Vec<(Identifier, Attribute)> = Vec::new();
-    // SAFETY: reading the attributes of the live call.
-    let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(call.to_raw()) };
-    for i in 0..count {
-        // SAFETY: `i` is in range; the attribute belongs to the live call.
-        let (key, value) = unsafe {
-            let named = mlir_sys::mlirOperationGetAttribute(call.to_raw(), i);
-            (Identifier::from_raw(named.name), Attribute::from_raw(named.attribute))
-        };
+    for (key, value) in crate::ir::attributes(call) {
         // The call now writes through the slot, which may be a local of the
         // caller: not a tail call, not read-only any more.
         let skip = ["operandSegmentSizes", "arg_attrs", "res_attrs", "memory_effects", "TailCallKind"];
@@ -212,19 +201,19 @@ fn rewrite_call<'c, 'a>(
     for op in &site.replaced {
         if op_name(*op) == "llvm.store" {
             let address = op.operand_at(1).expect("a store has an address");
-            // SAFETY: a store has no results.
-            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+            // A store has no results.
+            crate::ir::erase(*op);
             erase_dead_geps(address);
         }
     }
     for op in &site.replaced {
         if op_name(*op) == "llvm.extractvalue" {
-            // SAFETY: its only use, a store, is gone.
-            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+            // Its only use, a store, is gone.
+            crate::ir::erase(*op);
         }
     }
-    // SAFETY: nothing uses the old call any more.
-    unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
+    // Nothing uses the old call any more.
+    crate::ir::erase(call);
     erase_dead_address_chains(&arguments);
     // SAFETY: the new call is owned by its block, which outlives the pass.
     unsafe { OperationRef::from_raw(new_call.to_raw()) }
@@ -239,8 +228,8 @@ fn erase_dead_geps(address: Value) {
             return;
         }
         let base = gep.operand_at(0).expect("a GEP has a base");
-        // SAFETY: the GEP has no uses.
-        unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+        // The GEP has no uses.
+        crate::ir::erase(gep);
         current = base;
     }
 }
@@ -255,8 +244,8 @@ fn erase_dead_address_chains(values: &[Value]) {
             }
         }
         for op in dead {
-            // SAFETY: the GEP has no uses.
-            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+            // The GEP has no uses.
+            crate::ir::erase(op);
         }
     }
 }
@@ -286,15 +275,7 @@ fn rewrite_callee(plan: &DevicePlan) {
                 let old: Value = unsafe { Value::from_raw(old.to_raw()) };
                 let mut leaf_values = Vec::new();
                 for (position, leaf) in leaves.iter().enumerate() {
-                    // SAFETY: inserting an argument into the live entry block.
-                    let value = unsafe {
-                        Value::from_raw(mlir_sys::mlirBlockInsertArgument(
-                            entry.to_raw(),
-                            (index + 1 + position) as isize,
-                            leaf.ty.to_raw(),
-                            old.location().to_raw(),
-                        ))
-                    };
+                    let value = crate::ir::insert_argument(entry, index + 1 + position, leaf.ty, old.location());
                     leaf_values.push(value);
                     per_param[index].push(empty);
                 }
@@ -302,22 +283,14 @@ fn rewrite_callee(plan: &DevicePlan) {
                     AggregateForm::Value => rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values),
                     AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values),
                 }
-                // SAFETY: every use of the old parameter is gone.
-                unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };
+                // Every use of the old parameter is gone.
+                crate::ir::erase_argument(entry, index);
             }
             ParamPlan::ByValue { ty, leaves, .. } => {
                 let old = entry.argument_at(index).expect("a parameter");
                 // SAFETY: the argument lives as long as the body.
                 let old: Value = unsafe { Value::from_raw(old.to_raw()) };
-                // SAFETY: inserting an argument into the live entry block.
-                let aggregate = unsafe {
-                    Value::from_raw(mlir_sys::mlirBlockInsertArgument(
-                        entry.to_raw(),
-                        (index + 1) as isize,
-                        ty.to_raw(),
-                        old.location().to_raw(),
-                    ))
-                };
+                let aggregate = crate::ir::insert_argument(entry, index + 1, *ty, old.location());
                 per_param[index].push(empty);
                 let leaf_values: Vec<Value> = leaves
                     .iter()
@@ -336,8 +309,8 @@ fn rewrite_callee(plan: &DevicePlan) {
                 for value in leaf_values.into_iter().filter(|v| has_no_uses(*v)) {
                     crate::ir::erase(crate::ir::as_result(value).expect("an extractvalue result").owner());
                 }
-                // SAFETY: every use of the old parameter is gone.
-                unsafe { mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32) };
+                // Every use of the old parameter is gone.
+                crate::ir::erase_argument(entry, index);
             }
         }
     }
@@ -345,10 +318,7 @@ fn rewrite_callee(plan: &DevicePlan) {
     if let Some((ty, sites)) = &plan.sret {
         let align = sites.iter().map(|site| site.align).min().unwrap_or(1);
         let pointer = ptxcc_dialect::types::pointer_type(context, address_space::GENERIC);
-        // SAFETY: inserting an argument into the live entry block.
-        let slot: Value = unsafe {
-            Value::from_raw(mlir_sys::mlirBlockInsertArgument(entry.to_raw(), 0, pointer.to_raw(), location.to_raw()))
-        };
+        let slot: Value = crate::ir::insert_argument(entry, 0, pointer, location);
         store_at_returns(context, func, slot, align);
         new_attributes.push(dictionary(
             context,
@@ -365,26 +335,16 @@ fn rewrite_callee(plan: &DevicePlan) {
             .into_iter()
             .map(|dictionaries| dictionaries.into_iter().map(|d| without_entry(context, d, "llvm.noalias")).collect())
             .collect();
-        // SAFETY: removing attributes that described the old result and the
-        // old (read-only) memory behaviour.
-        unsafe {
-            for name in ["res_attrs", "memory_effects"] {
-                mlir_sys::mlirOperationRemoveAttributeByName(func.to_raw(), melior::StringRef::new(name).to_raw());
-            }
+        // They described the old result and the old (read-only) memory
+        // behaviour.
+        for name in ["res_attrs", "memory_effects"] {
+            crate::ir::remove_attribute(func, name);
         }
     }
     new_attributes.extend(per_param.into_iter().flatten());
-    let inputs: Vec<mlir_sys::MlirType> =
-        (0..entry.argument_count()).map(|i| entry.argument_at(i).expect("in range").r#type().to_raw()).collect();
-    // SAFETY: building a function type from live types.
-    let new_type = unsafe {
-        Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGet(
-            result.to_raw(),
-            inputs.len() as isize,
-            inputs.as_ptr(),
-            false,
-        ))
-    };
+    let inputs: Vec<Type> =
+        (0..entry.argument_count()).map(|i| entry.argument_at(i).expect("in range").r#type()).collect();
+    let new_type = crate::ir::llvm_function_type(result, &inputs, false);
     let array = ArrayAttribute::new(context, &new_attributes);
     crate::ir::set_attribute(func, "function_type", TypeAttribute::new(new_type).into());
     crate::ir::set_attribute(func, "arg_attrs", array.into());
@@ -443,11 +403,9 @@ fn rebuild_value<'c, 'a>(
         match leaf {
             Some(position) => {
                 let result = first_result(used.owner).expect("one result");
-                // SAFETY: same type; the extract is erased once unused.
-                unsafe {
-                    mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), values[position].to_raw());
-                    mlir_sys::mlirOperationDestroy(used.owner.to_raw());
-                }
+                // Same type; the extract is erased once unused.
+                crate::ir::replace_uses(result, values[position]);
+                crate::ir::erase(used.owner);
             }
             None => rest = true,
         }
@@ -466,8 +424,8 @@ fn rebuild_value<'c, 'a>(
             location,
         ));
     }
-    // SAFETY: same type.
-    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), aggregate.to_raw()) };
+    // Same type.
+    crate::ir::replace_uses(old, aggregate);
 }
 
 /// The callee side of a flattened `byval` pointer: each load reads its leaf
@@ -476,19 +434,17 @@ fn replace_leaf_reads<'c, 'a>(old: Value<'c, 'a>, leaves: &[FlatLeaf<'c>], value
     let found = leaf_reads(&DataLayout::default(), old, leaves).expect("the plan checked the uses");
     for (load, position) in found.reads {
         let result = first_result(load).expect("one result");
-        // SAFETY: same type; the load is erased once unused.
-        unsafe {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), values[position].to_raw());
-            mlir_sys::mlirOperationDestroy(load.to_raw());
-        }
+        // Same type; the load is erased once unused.
+        crate::ir::replace_uses(result, values[position]);
+        crate::ir::erase(load);
     }
     for op in found.debug {
-        // SAFETY: debug intrinsics have no results.
-        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        // Debug intrinsics have no results.
+        crate::ir::erase(op);
     }
     for gep in found.geps.into_iter().rev() {
-        // SAFETY: every use of the GEP (loads, debug info, inner GEPs) is
-        // gone; innermost first.
-        unsafe { mlir_sys::mlirOperationDestroy(gep.to_raw()) };
+        // Every use of the GEP (loads, debug info, inner GEPs) is gone;
+        // innermost first.
+        crate::ir::erase(gep);
     }
 }

@@ -191,7 +191,7 @@ pub(super) fn store_at_returns<'c, 'a>(
     slot: Value<'c, 'a>,
     align: u64,
 ) {
-    let mut returns: Vec<mlir_sys::MlirOperation> = Vec::new();
+    let mut returns = Vec::new();
     func.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "llvm.return" && op.operand_count() == 1 {
             returns.push(op.to_raw());
@@ -213,7 +213,7 @@ pub(super) fn store_at_returns<'c, 'a>(
                 LoadStoreOptions::new().align(Some(i64_attribute(context, align as i64))),
             ),
         );
-        // SAFETY: `llvm.return` takes zero or one operand.
-        unsafe { mlir_sys::mlirOperationSetOperands(ret.to_raw(), 0, std::ptr::null()) };
+        // `llvm.return` takes zero or one operand.
+        crate::ir::set_operands(ret, &[]);
     }
 }

@@ -1,0 +1,208 @@
+//! Ops: their names, erasing, cloning and moving them, their operands and
+//! location, and the few ops ptxcc builds or reads by hand.
+
+use melior::ir::{
+    attribute::{Attribute, IntegerAttribute},
+    operation::{OperationBuilder, OperationLike},
+    BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Type, TypeLike, Value, ValueLike,
+};
+
+use super::{i32_array_attribute, BlockExt, OperationExt};
+
+/// The name of `op` (`llvm.load`), without copying it: op names are
+/// identifiers owned by the context.
+pub fn op_name<'c>(op: OperationRef<'c, '_>) -> &'c str {
+    // SAFETY: the name of a live op.
+    identifier_str(unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) })
+}
+
+/// A key equal for all ops of one name, and only for them: op names are
+/// uniqued identifiers, so this compares no strings (for tables of what to
+/// do per op name, filled once per name).
+pub fn op_name_key(op: OperationRef) -> *const std::ffi::c_void {
+    // SAFETY: the name of a live op.
+    unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) }.ptr
+}
+
+/// The text of an identifier (an op or attribute name), without copying
+/// it; empty if it is not UTF-8.
+pub fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
+    // SAFETY: identifiers live as long as their context; the bytes are not
+    // NUL-terminated and have the given length.
+    let bytes = unsafe {
+        let text = mlir_sys::mlirIdentifierStr(identifier);
+        std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)
+    };
+    std::str::from_utf8(bytes).unwrap_or_default()
+}
+
+/// [`identifier_str`] of a melior identifier.
+pub fn identifier_text<'c>(identifier: Identifier<'c>) -> &'c str {
+    identifier_str(identifier.to_raw())
+}
+
+/// Erases `op`, which must have no uses left: the caller removes (or
+/// replaces) every use of its results first, and does not refer to `op`
+/// again.
+pub fn erase(op: OperationRef) {
+    // SAFETY: the caller has removed every use; the op is owned by its
+    // block, which unlinks it.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+}
+
+/// Sets operand `index` of `op` to `value` (a value that dominates `op`,
+/// of a type the op accepts: what the verifier checks). Panics when `op`
+/// has no operand `index`.
+pub fn set_operand(op: OperationRef, index: usize, value: Value) {
+    assert!(index < op.operand_count(), "operand position out of range");
+    // SAFETY: the position is in range of the live op; `value` is live.
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) };
+}
+
+/// Replaces all the operands of `op` with `values` (any number: the caller
+/// keeps attributes such as `operandSegmentSizes` in step).
+pub fn set_operands(op: OperationRef, values: &[Value]) {
+    let raw: Vec<mlir_sys::MlirValue> = values.iter().map(|v| v.to_raw()).collect();
+    // SAFETY: the op and the values are live; `raw` outlives the call,
+    // which copies the operands.
+    unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr()) };
+}
+
+/// A copy of `op` (its regions included), owned by the caller until it is
+/// inserted into a block.
+pub fn clone<'c>(op: OperationRef<'c, '_>) -> Operation<'c> {
+    // SAFETY: cloning a live op gives a new op without a parent, which the
+    // returned `Operation` owns (and destroys if it is never inserted).
+    unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
+}
+
+/// Moves `op` from its block to the end of `block`, which takes ownership.
+pub fn move_to_end(op: OperationRef, block: BlockRef) {
+    // SAFETY: `op` is live and detached from its block here, then handed
+    // to `block`, which owns it from then on; no op is freed.
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
+    }
+}
+
+/// Sets the location of `op`.
+pub fn set_location<'c>(op: OperationRef<'c, '_>, location: Location<'c>) {
+    // SAFETY: the op is live; the location belongs to its context.
+    unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) };
+}
+
+/// The rewriter base of the pattern rewriter MLIR hands a rewrite
+/// pattern's callback (what melior's `create_op_rewrite_pattern` passes).
+///
+/// # Safety
+/// `rewriter` must be the live rewriter of the running callback, and the
+/// result must not be used after the callback returns (melior attaches
+/// only phantom lifetimes to it).
+pub unsafe fn rewriter_base<'c, 'a>(rewriter: mlir_sys::MlirPatternRewriter) -> melior::RewriterBase<'c, 'a> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { melior::RewriterBase::from_raw(mlir_sys::mlirPatternRewriterAsBase(rewriter)) }
+}
+
+/// The `TailCallKind` of an `llvm.call` that makes it a `musttail` call
+/// (the C API has no accessor for the kind; attributes are uniqued, so one
+/// parsed copy compares with the call's).
+pub const MUSTTAIL: &str = "#llvm.tailcallkind<musttail>";
+
+/// Whether `call` is a `musttail` call.
+pub fn is_musttail(call: OperationRef) -> bool {
+    let Ok(kind) = call.attribute("TailCallKind") else { return false };
+    let context = crate::context::context_of(call);
+    Attribute::parse(&context, MUSTTAIL) == Some(kind)
+}
+
+/// `rawConstantIndices` marks a dynamic GEP index with this value.
+const GEP_DYNAMIC_INDEX: i32 = i32::MIN;
+
+/// The indices of an `llvm.getelementptr`: `Some(constant)` for constant
+/// indices (written in the op or produced by a constant op), `None` for
+/// dynamic ones. `None` overall when the op is malformed.
+pub fn gep_indices(gep: OperationRef) -> Option<Vec<Option<i64>>> {
+    let raw = i32_array_attribute(gep, "rawConstantIndices")?;
+    let mut next_operand = 1;
+    raw.into_iter()
+        .map(|index| {
+            if index == GEP_DYNAMIC_INDEX {
+                let operand = gep.operand_at(next_operand).ok()?;
+                next_operand += 1;
+                Some(super::constant_int(operand))
+            } else {
+                Some(Some(i64::from(index)))
+            }
+        })
+        .collect()
+}
+
+/// The block argument that operand `index` of the branch `terminator`
+/// flows into, for `llvm.br` and `llvm.cond_br`; `None` for the condition
+/// and for other terminators.
+pub fn successor_argument<'c, 'a>(terminator: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
+    let (successor, position) = match op_name(terminator) {
+        "llvm.br" => (0, index),
+        "llvm.cond_br" => {
+            let sizes = i32_array_attribute(terminator, "operandSegmentSizes")?;
+            let condition = usize::try_from(*sizes.first()?).ok()?;
+            let on_true = usize::try_from(*sizes.get(1)?).ok()?;
+            match index.checked_sub(condition)? {
+                position if position < on_true => (0, position),
+                position => (1, position - on_true),
+            }
+        }
+        _ => return None,
+    };
+    let block = terminator.successor_at(successor).ok()?;
+    let argument = block.argument_at(position).ok()?;
+    // SAFETY: the block argument lives in the IR as long as the terminator.
+    Some(unsafe { Value::from_raw(argument.to_raw()) })
+}
+
+/// The operand position of `value` seen as argument `index` of a call:
+/// `llvm.call` lists the callee pointer first when it is indirect.
+pub fn call_argument_index(call: OperationRef, operand: usize) -> Option<usize> {
+    let sizes = i32_array_attribute(call, "operandSegmentSizes")?;
+    let arguments = usize::try_from(*sizes.first()?).ok()?;
+    if operand >= arguments {
+        return None; // an operand bundle
+    }
+    if call.has_attribute("callee") {
+        Some(operand)
+    } else {
+        operand.checked_sub(1)
+    }
+}
+
+/// `llvm.mlir.constant` of the integer `value` with the integer type `ty`.
+pub fn integer_constant<'c>(ty: Type<'c>, value: i64, location: Location<'c>) -> Operation<'c> {
+    // SAFETY: `context_ref` outlives every use of the reference (melior's
+    // `to_ref` points into the `ContextRef` itself, which must stay alive).
+    let context_ref = TypeLike::context(&ty);
+    let context = unsafe { context_ref.to_ref() };
+    OperationBuilder::new("llvm.mlir.constant", location)
+        .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(ty, value).into())])
+        .add_results(&[ty])
+        .build()
+        .expect("an integer constant is valid")
+}
+
+/// `llvm.addrspacecast` of the pointer `value` to the pointer type `to`.
+pub fn addrspacecast<'c>(value: Value<'c, '_>, to: Type<'c>, location: Location<'c>) -> Operation<'c> {
+    OperationBuilder::new("llvm.addrspacecast", location)
+        .add_operands(&[value])
+        .add_results(&[to])
+        .build()
+        .expect("an addrspacecast between pointers is valid")
+}
+
+/// Moves the body (every block) of `from` into `into`, whose own blocks are
+/// dropped first.
+pub fn take_body(into: &melior::ir::Region, from: melior::ir::RegionRef) {
+    use melior::ir::RegionLike;
+    // SAFETY: both regions are live; MLIR moves the blocks, and destroys the
+    // blocks `into` held (a region drops every reference inside it first).
+    unsafe { mlir_sys::mlirRegionTakeBody(into.to_raw(), from.to_raw()) };
+}

@@ -1,0 +1,133 @@
+//! Symbols: symbol references, the linkage of functions, and the functions
+//! of a module.
+
+use melior::ir::{
+    attribute::{Attribute, AttributeLike},
+    operation::{OperationLike, WalkOrder, WalkResult},
+    OperationRef,
+};
+
+use super::op_name;
+
+/// The symbol a `FlatSymbolRefAttr` names (`@f` -> `f`).
+pub fn flat_symbol_name(attribute: Attribute) -> Option<String> {
+    // SAFETY: reading a live attribute after checking its kind.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw).then(|| {
+            melior::StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw))
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+    }
+}
+
+/// The root symbol and the nested references of a `SymbolRefAttr`
+/// (`@kernels::@add` -> `kernels` and `[@add]`; a flat reference has no
+/// nested ones); `None` for other attributes.
+pub fn symbol_ref_parts(attribute: Attribute) -> Option<(String, Vec<Attribute>)> {
+    // SAFETY: reading a live attribute after checking its kind; indices in
+    // range.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsASymbolRef(raw).then(|| {
+            let root = melior::StringRef::from_raw(mlir_sys::mlirSymbolRefAttrGetRootReference(raw))
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let nested = (0..mlir_sys::mlirSymbolRefAttrGetNumNestedReferences(raw))
+                .map(|i| Attribute::from_raw(mlir_sys::mlirSymbolRefAttrGetNestedReference(raw, i)))
+                .collect();
+            (root, nested)
+        })
+    }
+}
+
+/// The linkage of an `llvm.func` (LLVM's linkage types, in the C API's
+/// order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LlvmLinkage {
+    /// `external` (also what an `llvm.func` without `linkage` has).
+    External,
+    /// `available_externally`.
+    AvailableExternally,
+    /// `linkonce`.
+    Linkonce,
+    /// `linkonce_odr`.
+    LinkonceOdr,
+    /// `weak`.
+    Weak,
+    /// `weak_odr`.
+    WeakOdr,
+    /// `appending`.
+    Appending,
+    /// `internal`.
+    Internal,
+    /// `private`.
+    Private,
+    /// `extern_weak`.
+    ExternWeak,
+    /// `common`.
+    Common,
+}
+
+impl LlvmLinkage {
+    /// Every linkage with the C API's value for it, in that order.
+    const ALL: [(Self, mlir_sys::MlirLLVMLinkage); 11] = [
+        (Self::External, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal),
+        (Self::AvailableExternally, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageAvailableExternally),
+        (Self::Linkonce, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageLinkonce),
+        (Self::LinkonceOdr, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageLinkonceODR),
+        (Self::Weak, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageWeak),
+        (Self::WeakOdr, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageWeakODR),
+        (Self::Appending, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageAppending),
+        (Self::Internal, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal),
+        (Self::Private, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkagePrivate),
+        (Self::ExternWeak, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternWeak),
+        (Self::Common, mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageCommon),
+    ];
+}
+
+/// The linkage of `func` (an `llvm.func`; `external` when not written).
+pub fn llvm_linkage(func: OperationRef) -> LlvmLinkage {
+    let Ok(attribute) = func.attribute("linkage") else { return LlvmLinkage::External };
+    let context = crate::context::context_of(func);
+    // Attributes are uniqued: find the one that is equal.
+    LlvmLinkage::ALL
+        .iter()
+        .find(|&&(_, kind)| {
+            // SAFETY: the context is alive; the attribute is owned by it.
+            attribute == unsafe { Attribute::from_raw(mlir_sys::mlirLLVMLinkageAttrGet(context.to_raw(), kind)) }
+        })
+        .map_or(LlvmLinkage::External, |&(linkage, _)| linkage)
+}
+
+/// Every `llvm.func` in `module` (in nested modules too, not inside function
+/// bodies), in order; host code ([`is_host_function`]) is not ptxcc's and
+/// is left out.
+pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    module.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) != "llvm.func" {
+            return WalkResult::Advance;
+        }
+        if !is_host_function(op) {
+            found.push(op.to_raw());
+        }
+        WalkResult::Skip // nothing inside a function body is a function
+    });
+    // SAFETY: the walk collected live ops of `module`, which outlives them.
+    found.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }).collect()
+}
+
+/// The attribute MLIR GPU programs put on the module that holds both host
+/// code and `gpu.module`s (what `gpu.launch_func` requires).
+pub const GPU_CONTAINER_MODULE: &str = "gpu.container_module";
+
+/// Whether `func` is host code: a function directly inside a module marked
+/// `gpu.container_module`, whose device code lives in its `gpu.module`s.
+/// ptxcc leaves host code as it is.
+pub fn is_host_function(func: OperationRef) -> bool {
+    func.parent_operation().is_some_and(|parent| parent.has_attribute(GPU_CONTAINER_MODULE))
+}

@@ -1,0 +1,128 @@
+//! Values: their uses, replacing them, what produces them, and the
+//! arguments of blocks.
+
+use melior::ir::{
+    block::BlockArgument, operation::OperationResult, BlockLike, BlockRef, Location, OperationRef, Type, TypeLike,
+    Value, ValueLike,
+};
+
+use super::{integer_attribute, op_name};
+
+/// One use of a value: the op that uses it and the operand position.
+#[derive(Clone, Copy, Debug)]
+pub struct Use<'c, 'a> {
+    /// The op that has the value as an operand.
+    pub owner: OperationRef<'c, 'a>,
+    /// The operand position within `owner`.
+    pub index: usize,
+}
+
+/// Every use of `value`, in MLIR's use-list order.
+pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<Use<'c, 'a>> {
+    let mut found = Vec::new();
+    // SAFETY: walking the use list of a live value; nothing is changed.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !mlir_sys::mlirOpOperandIsNull(operand) {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand));
+            let index = mlir_sys::mlirOpOperandGetOperandNumber(operand) as usize;
+            found.push(Use { owner, index });
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    found
+}
+
+/// Whether `value` has no uses.
+pub fn has_no_uses(value: Value) -> bool {
+    // SAFETY: reading the use list of a live value.
+    unsafe { mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// Replaces every use of `old` with `new`.
+pub fn replace_uses(old: Value, new: Value) {
+    // SAFETY: both values are live; MLIR rewires the use lists.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+}
+
+/// Replaces every use of `old` with `new`, except the uses by the ops in
+/// `exceptions`.
+pub fn replace_uses_except(old: Value, new: Value, exceptions: &[OperationRef]) {
+    let exceptions: Vec<mlir_sys::MlirOperation> = exceptions.iter().map(|op| op.to_raw()).collect();
+    // SAFETY: both values and the excepted ops are live; MLIR rewires the
+    // use lists and only reads the exceptions (the C API's pointer is not
+    // const, but the array is not written).
+    unsafe {
+        mlir_sys::mlirValueReplaceAllUsesExcept(
+            old.to_raw(),
+            new.to_raw(),
+            exceptions.len() as isize,
+            exceptions.as_ptr() as *mut _,
+        );
+    }
+}
+
+/// `value` as an op result, `None` for a block argument. (Use this, not
+/// melior's `OperationResult::try_from`: its error prints the value, which
+/// prints and verifies the whole enclosing op; a walk that asks once per
+/// value became quadratic in the module size.)
+pub fn as_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
+    value.is_operation_result().then(|| OperationResult::try_from(value).ok()).flatten()
+}
+
+/// `value` as a block argument, `None` for an op result (see [`as_result`]
+/// for why not `BlockArgument::try_from`).
+pub fn as_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockArgument<'c, 'a>> {
+    value.is_block_argument().then(|| BlockArgument::try_from(value).ok()).flatten()
+}
+
+/// `value` with the lifetimes of the IR it lives in. melior ties the
+/// results of an op inserted through a `BlockRef` to that borrow; the op is
+/// owned by the enclosing body, which outlives the pass that made it.
+pub fn detached<'c, 'a>(value: Value) -> Value<'c, 'a> {
+    // SAFETY: see above; melior values carry no ownership.
+    unsafe { Value::from_raw(value.to_raw()) }
+}
+
+/// The integer `value` is known to hold: the result of an integer
+/// `llvm.mlir.constant` or `arith.constant`.
+pub fn constant_int(value: Value) -> Option<i64> {
+    let result = as_result(value)?;
+    let owner = result.owner();
+    let name = op_name(owner);
+    if name != "llvm.mlir.constant" && name != "arith.constant" {
+        return None;
+    }
+    integer_attribute(owner, "value")
+}
+
+/// Inserts a new argument of type `ty` at position `index` of `block`
+/// (`index` at most the argument count; panics otherwise) and returns it,
+/// with the lifetimes of the IR (see [`detached`]).
+pub fn insert_argument<'c, 'a>(
+    block: BlockRef<'c, '_>,
+    index: usize,
+    ty: Type<'c>,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    assert!(index <= block.argument_count(), "block argument position out of range");
+    // SAFETY: inserting at an in-range position of the live block; the
+    // type and location belong to its context.
+    unsafe {
+        Value::from_raw(mlir_sys::mlirBlockInsertArgument(
+            block.to_raw(),
+            index as isize,
+            ty.to_raw(),
+            location.to_raw(),
+        ))
+    }
+}
+
+/// Erases argument `index` of `block`, which must have no uses left (the
+/// caller's duty, as for [`super::erase`]); panics when out of range.
+pub fn erase_argument(block: BlockRef, index: usize) {
+    assert!(index < block.argument_count(), "block argument position out of range");
+    // SAFETY: the position is in range of the live block; the caller has
+    // removed every use of the argument.
+    unsafe { mlir_sys::mlirBlockEraseArgument(block.to_raw(), index as u32) };
+}
