@@ -21,6 +21,10 @@ use crate::{
     verify_diagnostics::{self, VerifyLevel},
 };
 
+mod output;
+
+use output::{Output, Sink};
+
 /// The line that separates the pieces of an input under `--split-input-file`
 /// and the pieces of its output.
 pub const SPLIT_MARKER: &str = "// -----";
@@ -97,73 +101,6 @@ pub struct OptOutcome {
     /// [`process_into`] or [`process_input_into`] (the rest of the output
     /// was dropped).
     pub write_error: Option<std::io::Error>,
-}
-
-/// Where a run's output goes.
-enum Sink<'w> {
-    /// A buffer (which can take back a piece that failed late).
-    Buffer(&'w mut Vec<u8>),
-    /// A writer, written as the output is printed.
-    Stream(&'w mut dyn std::io::Write),
-}
-
-/// The output of a run as it is written: the pieces that succeed, with
-/// [`SPLIT_MARKER`] lines between them.
-struct Output<'w> {
-    sink: Sink<'w>,
-    pieces: usize,
-    error: Option<std::io::Error>,
-}
-
-impl<'w> Output<'w> {
-    fn new(sink: Sink<'w>) -> Self {
-        Self { sink, pieces: 0, error: None }
-    }
-
-    fn writer(&mut self) -> &mut dyn std::io::Write {
-        match &mut self.sink {
-            Sink::Buffer(buffer) => *buffer,
-            Sink::Stream(writer) => *writer,
-        }
-    }
-
-    /// Starts the output of one more piece (after a marker line when
-    /// another came before it); returns where it starts, for
-    /// [`Output::retract`].
-    fn begin_piece(&mut self) -> usize {
-        let start = match &self.sink {
-            Sink::Buffer(buffer) => buffer.len(),
-            Sink::Stream(_) => 0,
-        };
-        if self.pieces > 0 {
-            self.write(format!("{SPLIT_MARKER}\n").as_bytes());
-        }
-        self.pieces += 1;
-        start
-    }
-
-    /// Takes back the piece begun at `start` (its output was found invalid
-    /// after it was printed). A writer keeps what it was given: the run
-    /// fails, and its output is not to be used.
-    fn retract(&mut self, start: usize) {
-        if let Sink::Buffer(buffer) = &mut self.sink {
-            buffer.truncate(start);
-            self.pieces -= 1;
-        }
-    }
-
-    /// Writes one whole piece.
-    fn piece(&mut self, bytes: &[u8]) {
-        self.begin_piece();
-        self.write(bytes);
-    }
-
-    /// Writes `bytes`, unless an earlier write failed.
-    fn write(&mut self, bytes: &[u8]) {
-        if self.error.is_none() {
-            self.error = self.writer().write_all(bytes).err();
-        }
-    }
 }
 
 /// Processes `input` (MLIR text or bytecode, or LLVM IR text or bitcode:
