@@ -9,7 +9,7 @@ use crate::ir::OperationExt;
 use melior::ir::{
     attribute::{ArrayAttribute, Attribute},
     operation::OperationLike,
-    BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value,
+    BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value,
 };
 
 pub use crate::ir::{dictionary, dictionary_entries, LlvmLinkage};
@@ -40,7 +40,30 @@ pub fn linkage(func: OperationRef) -> LlvmLinkage {
 
 /// Whether `func` has a body (is defined, not only declared).
 pub fn has_body(func: OperationRef) -> bool {
-    func.region_at(0).ok().and_then(|r| r.first_block()).is_some()
+    entry_block(func).is_some()
+}
+
+/// The entry block of `func`'s body; `None` for a declaration.
+pub fn entry_block<'c, 'a>(func: OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    func.region_at(0).ok().and_then(|r| r.first_block())
+}
+
+/// Whether an `llvm.func` is variadic.
+pub fn is_variadic(func: OperationRef) -> bool {
+    function_type(func).is_some_and(crate::abi::signature::is_variadic)
+}
+
+/// The parameter types of an `llvm.func`.
+pub fn parameter_types<'c>(func: OperationRef<'c, '_>) -> Vec<Type<'c>> {
+    let Some(ty) = function_type(func) else { return Vec::new() };
+    // SAFETY: `function_type` is the function's `!llvm.func` type.
+    unsafe { crate::ir::llvm_function_inputs(ty) }
+}
+
+/// The result type of an `llvm.func` (`!llvm.void` for none).
+pub fn result_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
+    // SAFETY: `function_type` is the function's `!llvm.func` type.
+    function_type(func).map(|t| unsafe { crate::ir::llvm_function_result(t) })
 }
 
 /// Whether nothing outside its symbol table can refer to `func`: local
@@ -150,7 +173,7 @@ pub fn mark_kernel(func: OperationRef) {
 /// Number of parameters of an `llvm.func` (arguments of its entry block, or
 /// of its function type for a declaration).
 pub fn parameter_count(func: OperationRef) -> usize {
-    if let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) {
+    if let Some(entry) = entry_block(func) {
         return entry.argument_count();
     }
     // SAFETY: `function_type` is the function's `!llvm.func` type.

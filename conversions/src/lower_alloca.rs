@@ -71,7 +71,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, Identifier, OperationRef, RegionLike, Value, ValueLike,
+        Attribute, Identifier, OperationRef, Value, ValueLike,
     },
     pass::Pass,
 };
@@ -207,7 +207,7 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     if targets.is_empty() || options.llvm_opt_after.applies_to(func) {
         return Ok(());
     }
-    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
+    let Some(entry) = crate::kernel::entry_block(func) else { return Ok(()) };
     // The slots of the entry block (all of them with `hoist-allocas`) go
     // to its top, in order: before the first op that is neither one of them
     // nor a constant (the loop below erases only those). llc expands some

@@ -42,12 +42,12 @@ pub mod rewrite;
 mod rounds;
 pub mod symbols;
 
-use crate::ir::{BlockExt, OperationExt};
+use crate::ir::BlockExt;
 use melior::{
     ir::{
         attribute::{BoolAttribute, TypeAttribute},
         operation::OperationLike,
-        BlockLike, OperationRef, RegionLike, Value, ValueLike,
+        BlockLike, OperationRef, Value, ValueLike,
     },
     pass::Pass,
 };
@@ -395,7 +395,7 @@ fn byval_parameters<'c, 'a>(
     signature: Option<&FunctionSignature>,
     layout: &DataLayout,
 ) -> Vec<ByvalParameter<'c, 'a>> {
-    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    let Some(entry) = crate::kernel::entry_block(func) else { return Vec::new() };
     let mut found = Vec::new();
     for index in 0..entry.argument_count() {
         let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) else { continue };

@@ -73,10 +73,7 @@ use crate::ir::{BlockExt, OperationExt};
 use std::collections::HashMap;
 
 use melior::{
-    ir::{
-        attribute::BoolAttribute, block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Value,
-        ValueLike,
-    },
+    ir::{attribute::BoolAttribute, block::BlockLike, operation::OperationLike, OperationRef, Value, ValueLike},
     pass::Pass,
 };
 use ptxcc_dialect::{
@@ -282,7 +279,7 @@ pub fn recorded_opt_byval(op: OperationRef) -> Option<bool> {
 /// a param-space pointer.
 fn uses_param_space(func: OperationRef, ops: &[OperationRef]) -> bool {
     let param_space = |value: Value| pointer_address_space(value.r#type()) == Some(address_space::PARAM);
-    let entry = func.region_at(0).ok().and_then(|r| r.first_block());
+    let entry = crate::kernel::entry_block(func);
     (0..parameter_count(func)).any(|index| parameter_has(func, index, "llvm.byval"))
         || entry.is_some_and(|b| (0..b.argument_count()).any(|i| b.argument_at(i).is_ok_and(|a| param_space(a.into()))))
         || ops.iter().any(|op| {

@@ -26,7 +26,7 @@ use crate::ir::{BlockExt, OperationExt};
 use std::collections::{HashMap, HashSet};
 
 use melior::{
-    ir::{operation::OperationLike, Location, OperationRef, RegionLike, Type, ValueLike},
+    ir::{operation::OperationLike, Location, OperationRef, Type, ValueLike},
     pass::Pass,
 };
 use ptxcc_dialect::{address_space, names, types::pointer_address_space, verify::emit_error};
@@ -324,9 +324,7 @@ pub fn verify_function<'c>(
                         }
                     }
                 }
-                if function_type(callee_func).is_some_and(crate::abi::signature::is_variadic)
-                    && crate::ir::is_musttail(*op)
-                {
+                if crate::kernel::is_variadic(callee_func) && crate::ir::is_musttail(*op) {
                     found.push((op.location(), Violation::VariadicMustTail(callee)));
                 }
             }
@@ -401,7 +399,7 @@ fn verify_kernel_signature<'c>(
     if crate::abi::signature::is_variadic(ty) {
         found.push((func.location(), Violation::VariadicKernel(name.to_string())));
     }
-    if let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) {
+    if let Some(entry) = crate::kernel::entry_block(func) {
         use melior::ir::block::BlockLike;
         for index in 0..entry.argument_count() {
             let Ok(argument) = entry.argument_at(index) else { continue };
@@ -420,7 +418,7 @@ fn verify_kernel_signature<'c>(
 /// cast (`lower-struct-args` with opt-byval rewrites every use into one, or
 /// leaves the parameter as it was for `llc`).
 fn verify_byval_rewritten<'c>(func: OperationRef<'c, '_>, name: &str, found: &mut Vec<(Location<'c>, Violation)>) {
-    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return };
+    let Some(entry) = crate::kernel::entry_block(func) else { return };
     for index in 0..parameter_count(func) {
         if !parameter_has(func, index, LLVM_BYVAL) {
             continue;

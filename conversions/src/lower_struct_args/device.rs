@@ -30,26 +30,21 @@ mod plan;
 mod rewrite;
 mod sret;
 
+pub use crate::abi::signature::call_arguments;
+pub use crate::kernel::{is_variadic, parameter_types, result_type};
+
 pub(super) use plan::would_change_as_local;
 pub use plan::{leaf_reads, plan_function, plan_parameter, LeafReads, PlanPolicy};
 pub use rewrite::rewrite_functions;
 pub use sret::elided_slot;
 
-use crate::ir::OperationExt;
-
 use melior::{
-    ir::{
-        attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, RegionLike, Type,
-        Value,
-    },
+    ir::{attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, Type, Value},
     Context,
 };
 
 use super::symbols::SymbolUses;
-use crate::{
-    ir::i32_array_attribute,
-    kernel::{function_type, has_body, is_kernel, is_local_symbol},
-};
+use crate::kernel::{has_body, is_kernel, is_local_symbol};
 
 /// How an aggregate parameter arrives before lowering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,7 +158,7 @@ fn signature_is_fixed_as(
 ) -> Option<&'static str> {
     if is_kernel(func) {
         let called = uses.is_some_and(|u| u.other || !u.calls.is_empty());
-        return (!flatten_kernels || called || func.region_at(0).ok().and_then(|r| r.first_block()).is_none())
+        return (!flatten_kernels || called || crate::kernel::entry_block(func).is_none())
             .then_some("a kernel keeps its launch ABI");
     }
     if !has_body(func) {
@@ -189,33 +184,6 @@ fn signature_is_fixed_as(
         return Some("a musttail call ties its signature to another");
     }
     None
-}
-
-/// Whether an `llvm.func` is variadic.
-pub fn is_variadic(func: OperationRef) -> bool {
-    function_type(func).is_some_and(crate::abi::signature::is_variadic)
-}
-
-/// The parameter types of an `llvm.func`.
-pub(super) fn parameter_types<'c>(func: OperationRef<'c, '_>) -> Vec<Type<'c>> {
-    let Some(ty) = function_type(func) else { return Vec::new() };
-    // SAFETY: `function_type` is the function's `!llvm.func` type.
-    unsafe { crate::ir::llvm_function_inputs(ty) }
-}
-
-/// The result type of an `llvm.func` (`!llvm.void` for none).
-pub(super) fn result_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
-    // SAFETY: `function_type` is the function's `!llvm.func` type.
-    function_type(func).map(|t| unsafe { crate::ir::llvm_function_result(t) })
-}
-
-/// The argument operands of a direct `llvm.call` (without bundle operands).
-pub fn call_arguments<'c, 'a>(call: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    let count = i32_array_attribute(call, "operandSegmentSizes")
-        .and_then(|sizes| sizes.first().copied())
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(0);
-    (0..count).filter_map(|i| call.operand_at(i).ok()).collect()
 }
 
 /// An `i64` integer attribute.

@@ -11,7 +11,7 @@
 use crate::ir::{BlockExt, OperationExt};
 use std::collections::{HashMap, HashSet};
 
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
 use ptxcc_dialect::types::pointer_address_space;
 
 use crate::{
@@ -239,7 +239,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         }
         let may_write = || Escape::capture(call, format!("is passed to '@{callee}', which may write through it"));
         // Only an exact definition is the body the call runs.
-        let entry = function.region_at(0).ok().and_then(|r| r.first_block()).filter(|_| has_exact_definition(function));
+        let entry = crate::kernel::entry_block(function).filter(|_| has_exact_definition(function));
         let Some(entry) = entry.filter(|entry| index < entry.argument_count() && depth < MAX_CALL_DEPTH) else {
             return Err(may_write());
         };

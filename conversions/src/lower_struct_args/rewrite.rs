@@ -11,7 +11,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, Identifier, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
+        Attribute, Identifier, Operation, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -34,7 +34,7 @@ enum Space {
 /// Rewrites the uses of one parameter of `func` as `plan` says.
 pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>) {
     let context = context_of(func);
-    let entry = func.region_at(0).ok().and_then(|r| r.first_block()).expect("a kernel with a body");
+    let entry = crate::kernel::entry_block(func).expect("a kernel with a body");
     let parameter = plan.nodes[0].value;
     let location = parameter.location();
     let i64_type: Type = IntegerType::new(&context, 64).into();

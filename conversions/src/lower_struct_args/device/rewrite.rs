@@ -16,7 +16,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, BlockRef, Identifier, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike,
+        Attribute, BlockRef, Identifier, Location, Operation, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -255,7 +255,7 @@ fn rewrite_callee(plan: &DevicePlan) {
     let func = plan.func;
     let context = context_of(func);
     let context: &Context = &context;
-    let entry = func.region_at(0).ok().and_then(|r| r.first_block()).expect("a planned function has a body");
+    let entry = crate::kernel::entry_block(func).expect("a planned function has a body");
     let location = func.location();
     let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     let empty = dictionary(context, &[]);
