@@ -8,6 +8,7 @@
 //! | [`parts`] | seed 003's value parts and their `v2`/`v4` merging |
 //! | [`prototype`] | the `.entry`/`.func` header and `.param` declarations `llc` prints |
 //! | [`call`] | the call sequence `llc` emits for a call site (seed 003) |
+//! | [`frame`] | a function's local depot: its stack slots laid out (seed 004) |
 //! | [`target`] | chip and PTX version, the param-space limit |
 //! | [`mlir`], [`signature`] | reading the above from MLIR types and `llvm.func` ops |
 //!
@@ -16,6 +17,7 @@
 
 pub mod call;
 pub mod classify;
+pub mod frame;
 pub mod layout;
 pub mod mlir;
 pub mod parts;

@@ -48,12 +48,12 @@ use crate::options::declare_pass;
 use crate::{
     abi::{
         check_param_space, classify_argument, classify_result,
+        frame::{frame_layout, FrameLayout},
         prototype::pass_as_array,
         signature::{address_taken_functions, call_site_signature, function_signature},
         AbiError, AbiType, ArgClass, CallSequence, Callee, DataLayout, FunctionSignature, Target, Thresholds,
     },
     ir::{nested_ops, op_name},
-    lower_alloca::{frame_layout, FrameLayout},
     options::TargetOptions,
     pass::PtxccPass,
 };
@@ -347,14 +347,6 @@ pub fn call_sequences<'c, 'a>(
     Ok(sequences)
 }
 
-/// The functions of `module` by name.
-pub fn functions_by_name<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, OperationRef<'c, 'a>> {
-    crate::ir::module_functions(module)
-        .into_iter()
-        .map(|func| (crate::abi::signature::function_name(func), func))
-        .collect()
-}
-
 /// Reports every `llvm.func` of `module` into `out` and checks the kernels'
 /// param space. Problems (a type without a PTX ABI, an unknown chip, a
 /// kernel over the limit) are errors at the function's location; returns
@@ -362,7 +354,7 @@ pub fn functions_by_name<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String
 pub fn report_module(module: OperationRef, options: &AbiReportOptions, out: &mut String) -> usize {
     let layout = DataLayout::default();
     let taken: HashSet<String> = address_taken_functions(module);
-    let functions = functions_by_name(module);
+    let functions = crate::abi::signature::functions_by_name(module);
     let mut next_call = 0;
     let mut problems = 0;
     for func in crate::ir::module_functions(module) {

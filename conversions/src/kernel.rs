@@ -15,12 +15,7 @@ use melior::ir::{
 pub use crate::ir::{dictionary, dictionary_entries, LlvmLinkage};
 use crate::{context::context_of, ir::op_name};
 
-/// Name of the unit attribute that marks a kernel.
-pub const NVVM_KERNEL: &str = "nvvm.kernel";
-/// Name of the parameter attribute that makes a byval parameter a grid constant.
-pub const NVVM_GRID_CONSTANT: &str = "nvvm.grid_constant";
-/// Name of the parameter attribute that carries a byval type.
-pub const LLVM_BYVAL: &str = "llvm.byval";
+pub use ptxcc_dialect::attributes::{LLVM_BYVAL, NVVM_GRID_CONSTANT, NVVM_KERNEL};
 
 /// Whether `func` (an `llvm.func`) is a kernel.
 pub fn is_kernel(func: OperationRef) -> bool {
@@ -185,4 +180,18 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>, name: &str) -> Option<Operation
     let result = crate::ir::as_result(value)?;
     let owner = result.owner();
     (op_name(owner) == name).then_some(owner)
+}
+
+/// The `opt-byval` value `lower-struct-args` recorded
+/// ([`ptxcc_dialect::attributes::OPT_BYVAL`]) on the nearest op around `op`
+/// that has one.
+pub fn recorded_opt_byval(op: OperationRef) -> Option<bool> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if let Ok(attribute) = parent.attribute(ptxcc_dialect::attributes::OPT_BYVAL) {
+            return melior::ir::attribute::BoolAttribute::try_from(attribute).ok().map(|a| a.value());
+        }
+        current = parent.parent_operation();
+    }
+    None
 }

@@ -57,7 +57,7 @@
 //! }
 //! ```
 //!
-//! [`frame_layout`] lays the slots out as seed 004's phases 2 and 3 do
+//! [`frame_layout`](crate::abi::frame::frame_layout) lays the slots out as seed 004's phases 2 and 3 do
 //! (in order, each at the next offset aligned to its alignment; the depot
 //! is aligned to the largest); `ptxcc-abi-report` prints it. `llc` orders
 //! its slots differently, rounds the depot up to its alignment and may
@@ -75,19 +75,16 @@ use melior::{
     },
     pass::Pass,
 };
-use ptxcc_dialect::{
-    address_space,
-    types::{pointer_address_space, pointer_type},
-    verify::emit_error,
-};
+use ptxcc_dialect::{address_space, types::pointer_type, verify::emit_error};
 
+use crate::abi::frame::{alloca_count, alloca_space, allocas};
 use crate::options::declare_pass;
 use crate::{
-    abi::{layout::align_to, mlir::abi_type, AbiError, DataLayout},
+    abi::{mlir::abi_type, DataLayout},
     context::context_of,
     ir::{
-        addrspacecast, constant_int, detached, erase, first_result, has_no_uses, integer_attribute, integer_constant,
-        nested_ops, op_name, replace_uses, type_attribute, uses,
+        addrspacecast, detached, erase, first_result, has_no_uses, integer_attribute, integer_constant, op_name,
+        replace_uses, type_attribute, uses,
     },
     options::{LlvmOptAfter, TargetOptions},
     pass::PtxccPass,
@@ -147,21 +144,6 @@ pub enum LowerAllocaError {
     /// unchanged).
     #[error("{0} dynamic alloca(s) cannot be placed in the local depot")]
     Dynamic(usize),
-}
-
-/// The `llvm.alloca` ops of `func`, in order.
-fn allocas<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    nested_ops(func).into_iter().filter(|op| op_name(*op) == "llvm.alloca").collect()
-}
-
-/// The result address space of an alloca.
-fn alloca_space(alloca: OperationRef) -> Option<u32> {
-    pointer_address_space(alloca.result_at(0).ok()?.r#type())
-}
-
-/// The constant element count of an alloca (`None` when dynamic).
-fn alloca_count(alloca: OperationRef) -> Option<i64> {
-    constant_int(alloca.operand_at(0).ok()?)
 }
 
 /// Rewrites every generic alloca of `func` (see the module documentation).
@@ -321,65 +303,6 @@ fn slot_attributes<'c>(alloca: OperationRef<'c, '_>, dynamic: bool) -> Vec<(Iden
         }
     }
     attributes
-}
-
-/// One slot of a function's local depot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrameSlot {
-    /// Byte offset in the depot.
-    pub offset: u64,
-    /// Bytes it takes (element size times count).
-    pub size: u64,
-    /// Its alignment.
-    pub align: u64,
-    /// The slot's address space (5 after `lower-alloca`, 0 before).
-    pub space: u32,
-    /// Whether the size came from `dynamic-alloca-size` rather than the IR
-    /// (the alloca's count is not a constant).
-    pub dynamic: bool,
-}
-
-/// A function's local depot (seed 004, phases 2 and 3).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FrameLayout {
-    /// Every alloca in order of appearance.
-    pub slots: Vec<FrameSlot>,
-    /// Total bytes of the depot (`.local .align A .b8 __local_depot[size]`).
-    pub size: u64,
-    /// The depot's alignment: the largest slot alignment (1 when empty).
-    pub align: u64,
-}
-
-/// Lays out every alloca of `func` in order: each at the next offset
-/// aligned to its alignment (its `alignment` attribute, or the preferred
-/// alignment of its element type). A dynamic alloca takes
-/// `dynamic_size` bytes.
-pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) -> Result<FrameLayout, AbiError> {
-    let mut frame = FrameLayout { align: 1, ..FrameLayout::default() };
-    for alloca in allocas(func) {
-        let element = type_attribute(alloca, "elem_type").map(abi_type).transpose()?;
-        let Some(element) = element else { continue };
-        let count = alloca_count(alloca);
-        let size = match count {
-            Some(count) => layout.alloc_size(&element).saturating_mul(u64::try_from(count).unwrap_or(0)),
-            None => dynamic_size,
-        };
-        let align = integer_attribute(alloca, "alignment")
-            .and_then(|a| u64::try_from(a).ok())
-            .filter(|a| *a > 0)
-            .unwrap_or_else(|| layout.pref_align(&element));
-        let offset = align_to(frame.size, align);
-        frame.slots.push(FrameSlot {
-            offset,
-            size,
-            align,
-            space: alloca_space(alloca).unwrap_or(0),
-            dynamic: count.is_none(),
-        });
-        frame.size = offset.saturating_add(size);
-        frame.align = frame.align.max(align);
-    }
-    Ok(frame)
 }
 
 /// The `lower-alloca` pass, anchored on `llvm.func`.

@@ -71,7 +71,7 @@ use crate::{
 
 /// The module attribute that records the `opt-byval` value
 /// `lower-struct-args` ran with (for `memory-space-opt` to check).
-pub const OPT_BYVAL_ATTRIBUTE: &str = "ptxcc.opt_byval";
+pub use ptxcc_dialect::attributes::OPT_BYVAL as OPT_BYVAL_ATTRIBUTE;
 
 declare_pass! {
     /// Options of `lower-struct-args`.

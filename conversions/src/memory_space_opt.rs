@@ -73,7 +73,7 @@ use crate::ir::{BlockExt, OperationExt};
 use std::collections::HashMap;
 
 use melior::{
-    ir::{attribute::BoolAttribute, block::BlockLike, operation::OperationLike, OperationRef, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, OperationRef, Value, ValueLike},
     pass::Pass,
 };
 use ptxcc_dialect::{
@@ -95,7 +95,6 @@ use crate::{
         replace_uses,
     },
     kernel::{is_kernel, parameter_count, parameter_has},
-    lower_struct_args::OPT_BYVAL_ATTRIBUTE,
     options::LlvmOptAfter,
     pass::PtxccPass,
 };
@@ -262,18 +261,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 }
 
-/// The `opt-byval` value recorded by `lower-struct-args` on the nearest
-/// enclosing op that has one.
-pub fn recorded_opt_byval(op: OperationRef) -> Option<bool> {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if let Ok(attribute) = parent.attribute(OPT_BYVAL_ATTRIBUTE) {
-            return BoolAttribute::try_from(attribute).ok().map(|a| a.value());
-        }
-        current = parent.parent_operation();
-    }
-    None
-}
+pub use crate::kernel::recorded_opt_byval;
 
 /// Whether `opt-byval` matters to `func`: it has a `byval` parameter or
 /// a param-space pointer.

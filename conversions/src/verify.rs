@@ -40,8 +40,8 @@ use crate::{
         AbiType, DataLayout, Target,
     },
     ir::{as_result, integer_attribute, nested_ops, op_name},
-    kernel::{function_type, is_kernel, parameter_count, parameter_has, LLVM_BYVAL},
-    memory_space_opt::{recorded_opt_byval, MemorySpaceOptOptions, SpaceAnalysis},
+    kernel::{function_type, is_kernel, parameter_count, parameter_has, recorded_opt_byval, LLVM_BYVAL},
+    memory_space_opt::{MemorySpaceOptOptions, SpaceAnalysis},
     options::TargetOptions,
     pass::PtxccPass,
 };
@@ -444,7 +444,7 @@ fn verify_byval_rewritten<'c>(func: OperationRef<'c, '_>, name: &str, found: &mu
 /// Checks every function of `module`, reporting each violation as an error
 /// at its location; returns how many there were.
 pub fn verify_module(module: OperationRef, options: &VerifyOptions) -> usize {
-    let functions = crate::abi_report::functions_by_name(module);
+    let functions = crate::abi::signature::functions_by_name(module);
     let taken = address_taken_functions(module);
     let mut count = 0;
     for func in crate::ir::module_functions(module) {

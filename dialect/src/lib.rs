@@ -49,6 +49,21 @@ pub mod names {
     include!(concat!(env!("OUT_DIR"), "/names.rs"));
 }
 
+/// Names of the attributes ptxcc reads and writes on LLVM-dialect IR: its
+/// own, and the NVVM and LLVM ones the PTX calling convention turns on.
+pub mod attributes {
+    /// The module attribute that records the `opt-byval` value
+    /// `lower-struct-args` ran with (for `memory-space-opt` and
+    /// `ptxcc-verify` to check).
+    pub const OPT_BYVAL: &str = "ptxcc.opt_byval";
+    /// The unit attribute that marks a kernel.
+    pub const NVVM_KERNEL: &str = "nvvm.kernel";
+    /// The parameter attribute that makes a byval parameter a grid constant.
+    pub const NVVM_GRID_CONSTANT: &str = "nvvm.grid_constant";
+    /// The parameter attribute that carries a byval type.
+    pub const LLVM_BYVAL: &str = "llvm.byval";
+}
+
 /// NVPTX address spaces.
 pub mod address_space {
     /// The generic address space.

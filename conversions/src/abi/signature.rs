@@ -106,6 +106,11 @@ pub fn function_linkage(func: OperationRef) -> Linkage {
     }
 }
 
+/// The functions of `module` by name.
+pub fn functions_by_name<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, OperationRef<'c, 'a>> {
+    crate::ir::module_functions(module).into_iter().map(|func| (function_name(func), func)).collect()
+}
+
 /// The name of an `llvm.func`.
 pub fn function_name(func: OperationRef) -> String {
     func.attribute("sym_name")

@@ -345,7 +345,7 @@ fn compare_call_sequences(chip: &str, ptx_version: u32) {
 
     let module_op = module.as_operation();
     let taken = address_taken_functions(module_op);
-    let functions = crate::abi_report::functions_by_name(module_op);
+    let functions = crate::abi::signature::functions_by_name(module_op);
     let mut next = 0;
     let mut mismatches = Vec::new();
     let mut compared = 0;
