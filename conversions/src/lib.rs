@@ -35,6 +35,7 @@ pub mod options;
 pub mod pass;
 pub mod ptxcc_to_llvm;
 pub mod slots;
+pub mod spaces;
 pub mod verify;
 
 pub use options::{OptionError, OptionInfo, PassOptions};

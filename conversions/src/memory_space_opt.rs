@@ -82,10 +82,8 @@ use ptxcc_dialect::{
     verify::emit_error,
 };
 
-mod analysis;
-
-use analysis::{is_generic_pointer, key};
-pub use analysis::{Space, SpaceAnalysis};
+use crate::spaces::{is_generic_pointer, key, SpaceRules};
+pub use crate::spaces::{Space, SpaceAnalysis};
 
 use crate::options::declare_pass;
 use crate::{
@@ -126,6 +124,17 @@ declare_pass! {
         "Infer the address space of generic pointers and move loads, stores, atomics and memory intrinsics there";
     fn run(&self, function) -> bool {
         memory_space_opt(function, self).is_ok()
+    }
+}
+
+impl MemorySpaceOptOptions {
+    /// What the address-space analysis may assume under these options.
+    pub fn space_rules(&self) -> SpaceRules {
+        SpaceRules {
+            opt_byval: self.opt_byval,
+            kernel_params_global: self.kernel_params_global,
+            llvm_opt_after: self.llvm_opt_after,
+        }
     }
 }
 
@@ -314,7 +323,8 @@ pub fn memory_space_opt(
         return Err(MemorySpaceOptError::InvalidPtxccOps(problems));
     }
     let kernel = is_kernel(func);
-    let mut materializer = Materializer { analysis: SpaceAnalysis::new(func, &ops, options), memo: HashMap::new() };
+    let mut materializer =
+        Materializer { analysis: SpaceAnalysis::new(func, &ops, &options.space_rules()), memo: HashMap::new() };
     let mut stats = MemorySpaceStats::default();
     // Address computations in use now; those left without uses at the end
     // are erased.

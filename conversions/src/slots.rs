@@ -63,7 +63,7 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
             match (op_name(op), used.index) {
                 ("llvm.addrspacecast", _) => work.extend(first_result(op).map(|r| (r, offset))),
                 ("llvm.getelementptr", 0) if constant_gep(op) => {
-                    let step = crate::lower_struct_args::analysis::gep_offset(&layout, op);
+                    let step = crate::abi::mlir::gep_offset(&layout, op);
                     let next = offset.zip(step).map(|(base, step)| base.wrapping_add(step));
                     work.extend(first_result(op).map(|r| (r, next)));
                 }

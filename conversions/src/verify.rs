@@ -41,9 +41,10 @@ use crate::{
     },
     ir::{as_result, integer_attribute, nested_ops, op_name},
     kernel::{function_type, is_kernel, parameter_count, parameter_has, recorded_opt_byval, LLVM_BYVAL},
-    memory_space_opt::{MemorySpaceOptOptions, SpaceAnalysis},
+    options::LlvmOptAfter,
     options::TargetOptions,
     pass::PtxccPass,
+    spaces::{SpaceAnalysis, SpaceRules},
 };
 
 declare_pass! {
@@ -285,10 +286,11 @@ pub fn verify_function<'c>(
             verify_byval_rewritten(func, &name, &mut found);
         }
     }
-    let space_options = MemorySpaceOptOptions {
+    // (What memory-space-opt assumes with its default options.)
+    let space_options = SpaceRules {
         opt_byval: recorded_opt_byval(func).unwrap_or(options.opt_byval),
         kernel_params_global: true,
-        ..MemorySpaceOptOptions::default()
+        llvm_opt_after: LlvmOptAfter::Auto,
     };
     let mut analysis: Option<SpaceAnalysis> = None;
     for op in &ops {

@@ -3,9 +3,9 @@
 //! The C API has a query for every type family except the element count of
 //! `!llvm.array`, which the shim answers (`ptxcc_shim::array_length`).
 
-use melior::ir::Type;
+use melior::ir::{OperationRef, Type};
 
-use super::{layout::FloatKind, AbiError, AbiType, StructType};
+use super::{layout::FloatKind, AbiError, AbiType, DataLayout, StructType};
 use crate::ir::{self, FloatType};
 
 /// Whether `ty` may be an LLVM struct or array, from cheap queries: false
@@ -59,4 +59,12 @@ pub fn abi_type(r#type: Type) -> Result<AbiType, AbiError> {
         return Ok(AbiType::array(abi_type(elem)?, count));
     }
     Err(unsupported("not a sized LLVM type"))
+}
+
+/// The constant byte offset of an `llvm.getelementptr`, `None` when an
+/// index is not constant (or the type has no ABI layout).
+pub fn gep_offset(layout: &DataLayout, gep: OperationRef) -> Option<i64> {
+    let indices: Option<Vec<i64>> = crate::ir::gep_indices(gep)?.into_iter().collect();
+    let source = abi_type(crate::ir::type_attribute(gep, "elem_type")?).ok()?;
+    layout.gep_offset(&source, &indices?).ok()
 }

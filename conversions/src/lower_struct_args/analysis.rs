@@ -17,10 +17,7 @@ use super::{
 };
 use crate::{
     abi::{layout::common_alignment, mlir::abi_type, DataLayout},
-    ir::{
-        call_argument_index, constant_int, gep_indices, integer_attribute, op_name, successor_argument, type_attribute,
-        uses, Use,
-    },
+    ir::{call_argument_index, constant_int, integer_attribute, op_name, successor_argument, uses, Use},
     kernel::{parameter_has, parameter_integer, LLVM_BYVAL, NVVM_GRID_CONSTANT},
 };
 
@@ -493,10 +490,4 @@ fn passes_byval(call: OperationRef, operand: usize) -> bool {
     call_argument_index(call, operand).is_some_and(|index| parameter_has(call, index, LLVM_BYVAL))
 }
 
-/// The constant byte offset of an `llvm.getelementptr`, `None` when an
-/// index is not constant (or the type has no ABI layout).
-pub fn gep_offset(layout: &DataLayout, gep: OperationRef) -> Option<i64> {
-    let indices: Option<Vec<i64>> = gep_indices(gep)?.into_iter().collect();
-    let source = abi_type(type_attribute(gep, "elem_type")?).ok()?;
-    layout.gep_offset(&source, &indices?).ok()
-}
+pub use crate::abi::mlir::gep_offset;

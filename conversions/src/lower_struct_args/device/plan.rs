@@ -14,12 +14,10 @@ use melior::ir::{
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
 use super::super::{
-    analysis::gep_offset,
     readonly::{is_atomic, is_debug_info},
     symbols::SymbolUses,
 };
 use crate::{
-    abi::Linkage,
     abi::{
         classify::{classify_argument, classify_result, ArgClass, Thresholds},
         mlir::abi_type,
@@ -27,6 +25,7 @@ use crate::{
         target::Target,
         DataLayout,
     },
+    abi::{mlir::gep_offset, Linkage},
     ir::{first_result, op_name, uses},
     kernel::{is_kernel, parameter_attribute, parameter_integer, LLVM_BYVAL},
 };

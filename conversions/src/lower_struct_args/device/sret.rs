@@ -16,7 +16,8 @@ use melior::{
 };
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
-use super::super::{analysis::gep_offset, readonly::is_atomic};
+use super::super::readonly::is_atomic;
+use crate::abi::mlir::gep_offset;
 use crate::{
     abi::{layout::common_alignment, DataLayout},
     ir::{first_result, i64_array_attribute, op_name, uses},

@@ -1,7 +1,7 @@
-//! The address-space lattice of `memory-space-opt`: which space each
-//! pointer of a function is known to point into, solved to a fixpoint over
-//! casts, GEPs, selects and block arguments. `ptxcc-verify` reads it too
-//! (local pointers handed to a launch).
+//! The address-space lattice: which space each pointer of a function is
+//! known to point into, solved to a fixpoint over casts, GEPs, selects and
+//! block arguments. `memory-space-opt` rewrites with it; `ptxcc-verify`
+//! finds local pointers handed to a launch with it.
 
 use crate::ir::{BlockExt, OperationExt};
 use std::collections::{HashMap, HashSet};
@@ -9,11 +9,25 @@ use std::collections::{HashMap, HashSet};
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use ptxcc_dialect::{address_space, names, types::pointer_address_space};
 
-use super::MemorySpaceOptOptions;
+use crate::options::LlvmOptAfter;
 use crate::{
     ir::{first_result, op_name, successor_argument},
     kernel::{is_kernel, parameter_count, parameter_has},
 };
+
+/// What the analysis may assume, from the options of the pass that runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpaceRules {
+    /// `lower-struct-args` ran with `opt-byval`: its param-space pointers
+    /// are param space.
+    pub opt_byval: bool,
+    /// Kernel pointer parameters (and pointers read from kernel `byval`
+    /// parameters) point to global memory.
+    pub kernel_params_global: bool,
+    /// Whether LLVM's optimizer runs before `llc`: then stack slots are not
+    /// yet local memory.
+    pub llvm_opt_after: LlvmOptAfter,
+}
 
 /// One point of the address-space lattice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,12 +58,12 @@ pub struct SpaceAnalysis {
 }
 
 /// A key for a value in maps.
-pub(super) fn key(value: Value) -> usize {
+pub(crate) fn key(value: Value) -> usize {
     value.to_raw().ptr as usize
 }
 
 /// Whether `value` is a generic pointer.
-pub(super) fn is_generic_pointer(value: Value) -> bool {
+pub(crate) fn is_generic_pointer(value: Value) -> bool {
     pointer_address_space(value.r#type()) == Some(address_space::GENERIC)
 }
 
@@ -68,7 +82,7 @@ fn function_blocks<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> 
 impl SpaceAnalysis {
     /// Infers the spaces of `func`'s generic pointers to a fixpoint; `ops`
     /// are the ops of its body ([`nested_ops`]).
-    pub fn new(func: OperationRef, ops: &[OperationRef], options: &MemorySpaceOptOptions) -> Self {
+    pub fn new(func: OperationRef, ops: &[OperationRef], options: &SpaceRules) -> Self {
         let kernel = is_kernel(func);
         let slots_local = !options.llvm_opt_after.applies_to(func);
         let mut analysis = SpaceAnalysis { spaces: HashMap::new() };
@@ -218,7 +232,7 @@ fn opaque_successors(ops: &[OperationRef]) -> HashSet<usize> {
 
 /// The space an op's generic pointer result has by itself, if it is a
 /// source of the lattice (`None` for ops that propagate).
-fn source_space(op: OperationRef, kernel: bool, slots_local: bool, options: &MemorySpaceOptOptions) -> Option<Space> {
+fn source_space(op: OperationRef, kernel: bool, slots_local: bool, options: &SpaceRules) -> Option<Space> {
     let from = |index: usize| op.operand_at(index).ok().and_then(|v| pointer_address_space(v.r#type()));
     match op_name(op) {
         "llvm.getelementptr" | "llvm.select" => None,
