@@ -74,6 +74,11 @@ pub struct OptConfig {
     pub allow_unregistered_dialect: bool,
     /// Print the output in MLIR's generic form.
     pub print_generic: bool,
+    /// Print locations in the output (`--mlir-print-debuginfo`).
+    pub print_debug_info: bool,
+    /// Print the pass pipeline to standard error before running it
+    /// (`--dump-pass-pipeline`).
+    pub dump_pass_pipeline: bool,
     /// What the input is (MLIR or LLVM IR); found out by default.
     pub input_format: InputFormat,
     /// Verify the IR after every pass (`mlir-opt --verify-each`); off, the
@@ -85,6 +90,13 @@ pub struct OptConfig {
     /// destroying them: for a driver about to exit (tearing a large module
     /// down costs a few percent of a run). A library caller leaves it off.
     pub leak_ir: bool,
+}
+
+impl OptConfig {
+    /// How the output's MLIR text is printed under this configuration.
+    pub fn print_flags(&self) -> PrintFlags {
+        PrintFlags { generic: self.print_generic, debug_info: self.print_debug_info }
+    }
 }
 
 /// The result of processing one input.
@@ -296,6 +308,9 @@ fn transform(
             shim::enable_timing(pm.to_raw());
         }
         crate::parse_pass_pipeline(&pm, pipeline).map_err(|e| Some(e.to_string()))?;
+        if config.dump_pass_pipeline {
+            shim::dump_pass_pipeline(pm.to_raw());
+        }
         pm.run(&mut module).map_err(|_| None)?;
     }
     // The output is verified once: by MLIR's verifier unless the pass
@@ -310,7 +325,7 @@ fn transform(
             let start = output.begin_piece();
             if verify_while(verify, module.as_operation(), || {
                 if output.error.is_none() {
-                    output.error = write_module(&module, config.print_generic, output.writer()).err();
+                    output.error = write_module_with(&module, config.print_flags(), output.writer()).err();
                 }
             }) {
                 Ok(())
@@ -415,9 +430,23 @@ pub fn print_module(module: &Module, generic: bool) -> Vec<u8> {
 /// [`print_module`] into `sink`, as MLIR prints it (in chunks of 64 KiB:
 /// melior's printer calls back into Rust once per token).
 pub fn write_module(module: &Module, generic: bool, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    write_module_with(module, PrintFlags { generic, ..PrintFlags::default() }, sink)
+}
+
+/// How MLIR text is printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrintFlags {
+    /// Every op in the generic form (`--mlir-print-op-generic`).
+    pub generic: bool,
+    /// With locations (`--mlir-print-debuginfo`).
+    pub debug_info: bool,
+}
+
+/// [`write_module`] with every printing flag.
+pub fn write_module_with(module: &Module, flags: PrintFlags, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     // SAFETY: the module is alive; the stream outlives the call.
     let (written, ()) = shim::write_text(sink, |write, stream| unsafe {
-        shim::ptxccPrintOperation(module.as_operation().to_raw(), generic, write, stream)
+        shim::ptxccPrintOperation(module.as_operation().to_raw(), flags.generic, flags.debug_info, write, stream)
     });
     written?;
     sink.write_all(b"\n")

@@ -11,6 +11,7 @@
 //   * say which op a (nested) pass manager is anchored on;
 //   * translate to LLVM IR text without crashing on failure;
 //   * print an op into one buffer (melior's printer calls back per token);
+//   * dump a pass pipeline the way mlir-opt's --dump-pass-pipeline does;
 //   * run a loop on the context's thread pool (`mlir::parallelFor`, which
 //     runs in order on the calling thread when the context is not
 //     multi-threaded);
@@ -261,14 +262,23 @@ bool ptxccTranslateToLLVMIR(MlirOperation module, PtxccStringCallback callback,
 
 /// Prints `op` (verified already: `assumeVerified`) and hands the text to
 /// `callback` in chunks of 64 KiB.
-void ptxccPrintOperation(MlirOperation op, bool generic,
+void ptxccPrintOperation(MlirOperation op, bool generic, bool debugInfo,
                          PtxccStringCallback callback, void *userData) {
   OpPrintingFlags flags;
   flags.assumeVerified();
   if (generic)
     flags.printGenericOpForm();
+  if (debugInfo)
+    flags.enableDebugInfo();
   ChunkStream os(callback, userData);
   unwrap(op)->print(os, flags);
+}
+
+/// Prints the pass manager's pipeline to standard error as
+/// `mlir-opt --dump-pass-pipeline` does (`OpPassManager::dump`).
+void ptxccPassManagerDump(MlirPassManager pm) {
+  unwrap(pm)->dump();
+  llvm::errs() << "\n"; // (mlir-opt leaves a blank line after it.)
 }
 
 /// Calls `body(index, userData)` for every index in [0, count):

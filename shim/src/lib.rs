@@ -69,7 +69,16 @@ unsafe extern "C" {
     /// Makes LLVM's fatal errors print `prefix` and exit with status 1.
     pub fn ptxccExitOnFatalError(prefix: MlirStringRef);
     /// Prints a verified op through `callback`, in chunks.
-    pub fn ptxccPrintOperation(op: MlirOperation, generic: bool, callback: StringCallback, user_data: *mut c_void);
+    pub fn ptxccPrintOperation(
+        op: MlirOperation,
+        generic: bool,
+        debug_info: bool,
+        callback: StringCallback,
+        user_data: *mut c_void,
+    );
+    /// Prints a pass manager's pipeline to standard error, as
+    /// `mlir-opt --dump-pass-pipeline` does.
+    pub fn ptxccPassManagerDump(pm: MlirPassManager);
     /// Runs LLVM's NVPTX backend on a module; the PTX goes to `callback`.
     pub fn ptxccEmitPTX(
         module: MlirOperation,
@@ -369,6 +378,14 @@ pub fn enable_timing(pm: MlirPassManager) {
     // SAFETY: the pass manager handle is live (the caller's
     // `MlirPassManager`).
     unsafe { mlir_sys::mlirPassManagerEnableTiming(pm) };
+}
+
+/// Prints the pipeline of the pass manager `pm` to standard error, as
+/// `mlir-opt --dump-pass-pipeline` does.
+pub fn dump_pass_pipeline(pm: MlirPassManager) {
+    // SAFETY: the pass manager handle is live (the caller's
+    // `MlirPassManager`).
+    unsafe { ptxccPassManagerDump(pm) };
 }
 
 /// Loads the dialect `name` (`llvm`) into `context` when its registry holds

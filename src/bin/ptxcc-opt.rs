@@ -73,6 +73,8 @@ fn command() -> Command {
         .arg(flag("mlir-print-ir-after-failure", "Print the IR after a pass that fails (to standard error)"))
         .arg(flag("mlir-timing", "Print the time each pass took (to standard error)"))
         .arg(flag("mlir-print-op-generic", "Print every op in the generic form"))
+        .arg(flag("mlir-print-debuginfo", "Print locations in the output MLIR"))
+        .arg(flag("dump-pass-pipeline", "Print the pass pipeline to standard error before running it"))
         .arg(flag("emit-bytecode", "Write MLIR bytecode instead of text (bytecode input is detected by itself)"))
         .arg(flag("allow-unregistered-dialect", "Accept ops of dialects that are not registered"))
         .arg(flag("print-irdl", "Print the IRDL definition of the ptxcc dialect (for mlir-opt --irdl-file) and exit"))
@@ -357,6 +359,8 @@ fn run() -> Result<bool, String> {
         },
         allow_unregistered_dialect: matches.get_flag("allow-unregistered-dialect"),
         print_generic: matches.get_flag("mlir-print-op-generic"),
+        print_debug_info: matches.get_flag("mlir-print-debuginfo"),
+        dump_pass_pipeline: matches.get_flag("dump-pass-pipeline"),
         verify_each: matches.get_one::<bool>("verify-each").copied().unwrap_or(false),
         // The process ends right after the output is written.
         leak_ir: true,
