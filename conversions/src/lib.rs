@@ -33,6 +33,7 @@ pub mod lower_struct_args;
 pub mod memory_space_opt;
 pub mod options;
 pub mod pass;
+pub mod pointer_uses;
 pub mod ptxcc_to_llvm;
 pub mod slots;
 pub mod spaces;

@@ -9,15 +9,16 @@
 use crate::ir::OperationExt;
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 
-use ptxcc_dialect::{address_space, types::pointer_address_space};
+use ptxcc_dialect::address_space;
 
 use super::{
     decision::{lower_call_argument, CallArgument, CallArgumentLowering},
-    readonly::{is_atomic, is_debug_info, reads_without_capture, Escape, ReadOnlyAnalysis},
+    readonly::{reads_without_capture, Escape, ReadOnlyAnalysis},
 };
+use crate::pointer_uses::{classify_pointer_use, PointerUse};
 use crate::{
     abi::{layout::common_alignment, mlir::abi_type, DataLayout},
-    ir::{call_argument_index, constant_int, integer_attribute, op_name, successor_argument, uses, Use},
+    ir::{call_argument_index, constant_int, integer_attribute, op_name, uses, Use},
     kernel::{parameter_has, parameter_integer, LLVM_BYVAL, NVVM_GRID_CONSTANT},
 };
 
@@ -151,11 +152,6 @@ pub struct ByvalParameter<'c, 'a> {
     pub param_align: u64,
     /// Its `llvm.align`, if any (`ParamSignature::align`).
     pub declared_align: Option<u64>,
-}
-
-/// Whether a GEP yields one pointer (not a vector of pointers).
-fn yields_one_pointer(gep: OperationRef) -> bool {
-    gep.result_at(0).is_ok_and(|r| pointer_address_space(r.r#type()).is_some())
 }
 
 /// Plans the `byval` parameter `parameter` of the kernel `func`.
@@ -308,36 +304,33 @@ fn classify_use<'c, 'a>(
     let op = used.owner;
     let escape = |reason: String| Err(Escape::capture(op, reason));
     let write = |reason: String| Err(Escape::write(op, reason));
-    let name = op_name(op);
-    match name {
-        "llvm.getelementptr" if used.index == 0 && !yields_one_pointer(op) => {
-            escape("is indexed with a vector of indices".into())
-        }
-        "llvm.getelementptr" if used.index == 0 => {
+    match classify_pointer_use(used) {
+        PointerUse::Gep { base: true, one_pointer: false, .. } => escape("is indexed with a vector of indices".into()),
+        PointerUse::Gep { base: true, result, .. } => {
             let offset = node.offset.and_then(|base| gep_offset(context.layout, op).map(|o| base.checked_add(o))?);
-            if let Ok(result) = op.result_at(0) {
-                plan.nodes.push(Node { value: result.into(), parent: Some((position, op)), offset });
+            if let Some(result) = result {
+                plan.nodes.push(Node { value: result, parent: Some((position, op)), offset });
             }
             Ok(UseClass::Done)
         }
         // Debug information only names the pointer; it keeps the original.
-        name if is_debug_info(name) => Ok(UseClass::Done),
+        PointerUse::DebugInfo => Ok(UseClass::Done),
         // An assumption about the pointer (an `align` bundle) is dropped:
         // on the param-space view llc would not recognise it and would copy
         // the struct behind our back, and dropping an assumption is always
         // correct. (With a copy it stays, on the copy.)
-        "llvm.intr.assume" => {
+        PointerUse::Assume => {
             plan.actions.push(Action::DropAssume(op));
             Ok(UseClass::Done)
         }
         // An atomic load reads param memory, which nothing writes while the
         // kernel runs: it stays a load (atomic, as llc alone keeps it) from
         // the param-space view, without an offset claim.
-        "llvm.load" if is_atomic(op) => {
+        PointerUse::Load { atomic: true } => {
             plan.actions.push(Action::ParamRead(used, position));
             Ok(UseClass::Done)
         }
-        "llvm.load" => {
+        PointerUse::Load { atomic: false } => {
             let volatile = op.has_attribute("volatile_");
             let loaded = op.result_at(0).ok().and_then(|r| abi_type(r.r#type()).ok());
             match (node.offset, loaded) {
@@ -361,43 +354,33 @@ fn classify_use<'c, 'a>(
             }
             Ok(UseClass::Done)
         }
-        "llvm.store" if used.index == 1 => write("is written by 'llvm.store'".into()),
-        "llvm.store" => escape("is stored to memory".into()),
-        "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {
+        PointerUse::Write { by } => write(format!("is written by '{by}'")),
+        PointerUse::Stored => escape("is stored to memory".into()),
+        PointerUse::CopySource => {
             let declared = parameter_integer(op, 1, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
             let alignment = node.offset.map_or(declared, |offset| common_alignment(plan.alignment, offset));
             plan.actions.push(Action::CopyFrom { op, node: position, alignment });
             Ok(UseClass::Done)
         }
-        "llvm.intr.memcpy"
-        | "llvm.intr.memmove"
-        | "llvm.intr.memcpy.inline"
-        | "llvm.intr.memset"
-        | "llvm.intr.memset.inline" => write(format!("is written by '{name}'")),
-        "llvm.addrspacecast" => {
-            let to_param =
-                op.result_at(0).ok().and_then(|r| pointer_address_space(r.r#type())) == Some(address_space::PARAM);
-            if to_param {
-                plan.actions.push(Action::ParamView(op, position));
-                Ok(UseClass::Done)
-            } else {
-                escape("is cast to another address space".into())
-            }
+        PointerUse::Cast { space: Some(address_space::PARAM), .. } => {
+            plan.actions.push(Action::ParamView(op, position));
+            Ok(UseClass::Done)
         }
-        "llvm.ptrtoint" if in_bounds(node, plan) && only_null_tests(op) => {
+        PointerUse::Cast { .. } => escape("is cast to another address space".into()),
+        PointerUse::PtrToInt if in_bounds(node, plan) && only_null_tests(op) => {
             plan.actions.push(Action::NullTest(op));
             Ok(UseClass::Done)
         }
-        "llvm.ptrtoint" => escape("is converted to an integer".into()),
-        "llvm.icmp" if in_bounds(node, plan) && is_null_test(op, used.index) => {
+        PointerUse::PtrToInt => escape("is converted to an integer".into()),
+        PointerUse::Compare if in_bounds(node, plan) && is_null_test(op, used.index) => {
             plan.actions.push(Action::NullTest(op));
             Ok(UseClass::Done)
         }
-        "llvm.icmp" => {
+        PointerUse::Compare => {
             plan.actions.push(Action::Generic(used, position));
             Ok(UseClass::NeedsGeneric(op))
         }
-        "llvm.call" if passes_byval(op, used.index) => {
+        PointerUse::CallOperand if passes_byval(op, used.index) => {
             // The callee gets its own copy: seed 003's table says where the
             // copy is made from.
             let argument = CallArgument {
@@ -417,20 +400,20 @@ fn classify_use<'c, 'a>(
                 _ => escape("is passed byval to a call, whose copy llc makes from memory".into()),
             }
         }
-        "llvm.call" => {
+        PointerUse::CallOperand => {
             readonly.call_only_reads(op, used.index, 0)?;
             plan.actions.push(Action::Generic(used, position));
             Ok(UseClass::NeedsGeneric(op))
         }
-        "llvm.select" => {
-            let merged: Value = op.result_at(0).map_err(|_| Escape::capture(op, "is malformed"))?.into();
+        PointerUse::Select { result } => {
+            let merged = result.ok_or_else(|| Escape::capture(op, "is malformed"))?;
             merge(plan, used, position, merged, readonly)
         }
-        "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
-            Some(merged) => merge(plan, used, position, merged, readonly),
-            None => escape("is used by a branch ptxcc does not follow".into()),
-        },
-        _ => escape(format!("is used by '{name}', which ptxcc does not know to only read")),
+        PointerUse::BlockArgument(Some(merged)) => merge(plan, used, position, merged, readonly),
+        PointerUse::BlockArgument(None) => escape("is used by a branch ptxcc does not follow".into()),
+        PointerUse::Gep { base: false, .. } | PointerUse::Returned | PointerUse::Other => {
+            escape(format!("is used by '{}', which ptxcc does not know to only read", op_name(op)))
+        }
     }
 }
 

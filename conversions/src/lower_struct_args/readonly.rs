@@ -8,17 +8,16 @@
 //! calls of any depth (cycles included), and answers conservatively
 //! everywhere else.
 
-use crate::ir::{BlockExt, OperationExt};
+use crate::ir::BlockExt;
 use std::collections::{HashMap, HashSet};
 
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
 use ptxcc_dialect::types::pointer_address_space;
 
+use crate::pointer_uses::{classify_pointer_use, PointerUse};
 use crate::{
     abi::signature::function_name,
-    ir::{
-        call_argument_index, flat_symbol_name, integer_attribute, module_functions, op_name, successor_argument, uses,
-    },
+    ir::{call_argument_index, flat_symbol_name, module_functions, op_name, uses},
     kernel::{function_type, has_exact_definition, parameter_has},
 };
 
@@ -178,37 +177,32 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         reached: &mut impl FnMut(Value<'c, 'a>),
     ) -> Result<(), Escape<'c, 'a>> {
         let op = used.owner;
-        match op_name(op) {
-            "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.select" => {
-                if let Ok(result) = op.result_at(0) {
-                    reached(result.into());
+        match classify_pointer_use(used) {
+            PointerUse::Gep { result, .. } | PointerUse::Cast { result, .. } | PointerUse::Select { result } => {
+                if let Some(result) = result {
+                    reached(result);
                 }
                 Ok(())
             }
             // Atomic or not, a load only reads.
-            "llvm.load" | "llvm.icmp" | "llvm.intr.assume" => Ok(()),
-            name if is_debug_info(name) => Ok(()),
-            "llvm.store" if used.index == 1 => Err(Escape::write(op, "is written by 'llvm.store'")),
-            "llvm.store" => Err(Escape::capture(op, "is stored to memory")),
-            "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => Ok(()),
-            name @ ("llvm.intr.memcpy"
-            | "llvm.intr.memmove"
-            | "llvm.intr.memcpy.inline"
-            | "llvm.intr.memset"
-            | "llvm.intr.memset.inline") => Err(Escape::write(op, format!("is written by '{name}'"))),
-            "llvm.br" | "llvm.cond_br" => match successor_argument(op, used.index) {
-                Some(argument) => {
-                    reached(argument);
-                    Ok(())
-                }
-                None => Err(Escape::capture(op, "is used by a branch ptxcc does not follow")),
-            },
-            "llvm.call" => self.call_only_reads(op, used.index, depth),
+            PointerUse::Load { .. } | PointerUse::Compare | PointerUse::Assume | PointerUse::DebugInfo => Ok(()),
+            PointerUse::Write { by } => Err(Escape::write(op, format!("is written by '{by}'"))),
+            PointerUse::Stored => Err(Escape::capture(op, "is stored to memory")),
+            PointerUse::CopySource => Ok(()),
+            PointerUse::BlockArgument(Some(argument)) => {
+                reached(argument);
+                Ok(())
+            }
+            PointerUse::BlockArgument(None) => Err(Escape::capture(op, "is used by a branch ptxcc does not follow")),
+            PointerUse::CallOperand => self.call_only_reads(op, used.index, depth),
             // An address only compared with zero gives nothing away.
-            "llvm.ptrtoint" if super::analysis::only_null_tests(op) => Ok(()),
-            "llvm.ptrtoint" => Err(Escape::capture(op, "is converted to an integer")),
-            "llvm.return" => Err(Escape::capture(op, "is returned")),
-            name => Err(Escape::capture(op, format!("is used by '{name}', which ptxcc does not know to only read"))),
+            PointerUse::PtrToInt if super::analysis::only_null_tests(op) => Ok(()),
+            PointerUse::PtrToInt => Err(Escape::capture(op, "is converted to an integer")),
+            PointerUse::Returned => Err(Escape::capture(op, "is returned")),
+            PointerUse::Other => Err(Escape::capture(
+                op,
+                format!("is used by '{}', which ptxcc does not know to only read", op_name(op)),
+            )),
         }
     }
 
@@ -311,12 +305,4 @@ fn returns_pointer(op: OperationRef) -> bool {
     pointer_address_space(result).is_some()
 }
 
-/// Whether a load is atomic (`ordering` other than `not_atomic`).
-pub(super) fn is_atomic(op: OperationRef) -> bool {
-    integer_attribute(op, "ordering").unwrap_or(0) != 0
-}
-
-/// Whether an op only carries debug information about its operands.
-pub(super) fn is_debug_info(name: &str) -> bool {
-    matches!(name, "llvm.intr.dbg.declare" | "llvm.intr.dbg.value" | "llvm.intr.dbg.label")
-}
+pub(super) use crate::pointer_uses::{is_atomic, is_debug_info};

@@ -1,0 +1,119 @@
+//! What one use of a pointer does: the one classifier the pointer analyses
+//! share (NVPTXLowerArgs' `ArgUseChecker` is the model). It only names the
+//! use; each analysis applies its own policy to the class: the kernel
+//! `byval` planner (`lower_struct_args::analysis`) turns reads into
+//! param-space reads, the read-only analysis (`lower_struct_args::readonly`)
+//! follows derived pointers and stops at the first write or capture.
+
+use melior::ir::{Value, ValueLike};
+use ptxcc_dialect::types::pointer_address_space;
+
+use crate::ir::{op_name, successor_argument, OperationExt, Use};
+
+/// What a use of a pointer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointerUse<'c, 'a> {
+    /// An `llvm.getelementptr` with the pointer as its base (`base`) or
+    /// elsewhere; `one_pointer`: it yields one pointer, not a vector.
+    Gep {
+        /// The pointer is the base operand.
+        base: bool,
+        /// The result is one pointer (not a vector of pointers).
+        one_pointer: bool,
+        /// The derived pointer.
+        result: Option<Value<'c, 'a>>,
+    },
+    /// An `llvm.addrspacecast` of the pointer into `space`.
+    Cast {
+        /// The derived pointer.
+        result: Option<Value<'c, 'a>>,
+        /// Its address space.
+        space: Option<u32>,
+    },
+    /// An `llvm.select` that may choose the pointer.
+    Select {
+        /// The chosen pointer.
+        result: Option<Value<'c, 'a>>,
+    },
+    /// A branch operand: the successor's block argument it flows into
+    /// (`None` for an operand no block argument receives).
+    BlockArgument(Option<Value<'c, 'a>>),
+    /// An `llvm.load` through the pointer.
+    Load {
+        /// The load is atomic.
+        atomic: bool,
+    },
+    /// An `llvm.icmp` of the pointer.
+    Compare,
+    /// An `llvm.intr.assume` about the pointer (an `align` bundle).
+    Assume,
+    /// Debug information naming the pointer.
+    DebugInfo,
+    /// The source of a copy (`memcpy`, `memmove`).
+    CopySource,
+    /// Memory behind the pointer is written by the op named `by` (a store
+    /// through it, the destination of a copy, a `memset`).
+    Write {
+        /// The op that writes.
+        by: &'static str,
+    },
+    /// The pointer itself is stored to memory.
+    Stored,
+    /// An operand of an `llvm.call`.
+    CallOperand,
+    /// An `llvm.ptrtoint` of the pointer.
+    PtrToInt,
+    /// The pointer is returned.
+    Returned,
+    /// Any other use.
+    Other,
+}
+
+/// The ops that copy memory (operand 0 the destination, 1 the source).
+const COPIES: [&str; 3] = ["llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memcpy.inline"];
+/// The ops that fill memory.
+const FILLS: [&str; 2] = ["llvm.intr.memset", "llvm.intr.memset.inline"];
+
+/// Whether an op only carries debug information about its operands.
+pub fn is_debug_info(name: &str) -> bool {
+    matches!(name, "llvm.intr.dbg.declare" | "llvm.intr.dbg.value" | "llvm.intr.dbg.label")
+}
+
+/// Whether `op` is atomic (has a non-default `ordering`).
+pub fn is_atomic(op: melior::ir::OperationRef) -> bool {
+    crate::ir::integer_attribute(op, "ordering").unwrap_or(0) != 0
+}
+
+/// What the use `used` of a pointer does.
+pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
+    let op = used.owner;
+    let result = || op.result_at(0).ok().map(Value::from);
+    let name = op_name(op);
+    match name {
+        "llvm.getelementptr" => PointerUse::Gep {
+            base: used.index == 0,
+            one_pointer: op.result_at(0).is_ok_and(|r| pointer_address_space(r.r#type()).is_some()),
+            result: result(),
+        },
+        "llvm.addrspacecast" => PointerUse::Cast {
+            result: result(),
+            space: op.result_at(0).ok().and_then(|r| pointer_address_space(r.r#type())),
+        },
+        "llvm.select" => PointerUse::Select { result: result() },
+        "llvm.br" | "llvm.cond_br" => PointerUse::BlockArgument(successor_argument(op, used.index)),
+        "llvm.load" => PointerUse::Load { atomic: is_atomic(op) },
+        "llvm.icmp" => PointerUse::Compare,
+        "llvm.intr.assume" => PointerUse::Assume,
+        name if is_debug_info(name) => PointerUse::DebugInfo,
+        "llvm.store" if used.index == 1 => PointerUse::Write { by: "llvm.store" },
+        "llvm.store" => PointerUse::Stored,
+        name if COPIES.contains(&name) && used.index == 1 => PointerUse::CopySource,
+        name if COPIES.contains(&name) || FILLS.contains(&name) => {
+            PointerUse::Write { by: COPIES.iter().chain(&FILLS).find(|known| **known == name).copied().unwrap_or("") }
+        }
+        "llvm.call" => PointerUse::CallOperand,
+        "llvm.ptrtoint" => PointerUse::PtrToInt,
+        "llvm.return" => PointerUse::Returned,
+        _ => PointerUse::Other,
+    }
+}
