@@ -83,8 +83,14 @@ pub fn has_exact_definition(func: OperationRef) -> bool {
     matches!(linkage(func), LlvmLinkage::External | LlvmLinkage::Internal | LlvmLinkage::Private) && has_body(func)
 }
 
-/// The function type of an `llvm.func`.
+/// The function type of an `llvm.func`: an `!llvm.func` type (what the
+/// `llvm.func` verifier requires), which the unchecked `ir` accessors of
+/// function types may read. `None` for any other op (a `func.func`'s
+/// `function_type` is a builtin function type).
 pub fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<melior::ir::Type<'c>> {
+    if op_name(func) != "llvm.func" {
+        return None;
+    }
     crate::ir::type_attribute(func, "function_type")
 }
 

@@ -265,10 +265,12 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             }
         }
         replace_uses(old, replacement);
-        erase(alloca);
+        // SAFETY: every use of the alloca now uses its replacement.
+        unsafe { erase(alloca) };
         if let Some(constant) = crate::kernel::defining_op(size, "llvm.mlir.constant") {
             if has_no_uses(size) {
-                erase(constant);
+                // SAFETY: the constant has no uses left.
+                unsafe { erase(constant) };
             }
         }
     }

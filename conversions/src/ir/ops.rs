@@ -41,12 +41,14 @@ pub fn identifier_text<'c>(identifier: Identifier<'c>) -> &'c str {
     identifier_str(identifier.to_raw())
 }
 
-/// Erases `op`, which must have no uses left: the caller removes (or
-/// replaces) every use of its results first, and does not refer to `op`
-/// again.
-pub fn erase(op: OperationRef) {
-    // SAFETY: the caller has removed every use; the op is owned by its
-    // block, which unlinks it.
+/// Erases `op` (owned by its block, which unlinks it).
+///
+/// # Safety
+/// Every use of `op`'s results must be gone (removed or replaced), and no
+/// reference to `op` (or to an op, block or value inside it) may be used
+/// afterwards.
+pub unsafe fn erase(op: OperationRef) {
+    // SAFETY: guaranteed by the caller.
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
 }
 
@@ -199,10 +201,13 @@ pub fn addrspacecast<'c>(value: Value<'c, '_>, to: Type<'c>, location: Location<
 }
 
 /// Moves the body (every block) of `from` into `into`, whose own blocks are
-/// dropped first.
-pub fn take_body(into: &melior::ir::Region, from: melior::ir::RegionRef) {
+/// destroyed first.
+///
+/// # Safety
+/// `from` must not be inside `into`, and no reference to a block, op or
+/// value of `into`'s old body may be used afterwards.
+pub unsafe fn take_body(into: &melior::ir::Region, from: melior::ir::RegionRef) {
     use melior::ir::RegionLike;
-    // SAFETY: both regions are live; MLIR moves the blocks, and destroys the
-    // blocks `into` held (a region drops every reference inside it first).
+    // SAFETY: both regions are live; the rest is guaranteed by the caller.
     unsafe { mlir_sys::mlirRegionTakeBody(into.to_raw(), from.to_raw()) };
 }

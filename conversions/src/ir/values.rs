@@ -118,11 +118,14 @@ pub fn insert_argument<'c, 'a>(
     }
 }
 
-/// Erases argument `index` of `block`, which must have no uses left (the
-/// caller's duty, as for [`super::erase`]); panics when out of range.
-pub fn erase_argument(block: BlockRef, index: usize) {
+/// Erases argument `index` of `block`; panics when out of range.
+///
+/// # Safety
+/// Every use of the argument must be gone, and the argument's value must
+/// not be used afterwards.
+pub unsafe fn erase_argument(block: BlockRef, index: usize) {
     assert!(index < block.argument_count(), "block argument position out of range");
-    // SAFETY: the position is in range of the live block; the caller has
-    // removed every use of the argument.
+    // SAFETY: the position is in range of the live block; the caller
+    // guarantees the rest.
     unsafe { mlir_sys::mlirBlockEraseArgument(block.to_raw(), index as u32) };
 }

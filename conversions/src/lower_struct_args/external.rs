@@ -171,9 +171,9 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
     crate::ir::set_location(func, location);
     let region = func.region_at(0).expect("a function body");
     let old_body = Region::new();
-    // The old body is destroyed with `old_body` (a region drops every
+    // SAFETY: the old body is destroyed with `old_body` (a region drops every
     // reference inside it first).
-    crate::ir::take_body(&old_body, region);
+    unsafe { crate::ir::take_body(&old_body, region) };
     drop(old_body);
     let parameters = parameter_types(func);
     let entry = Block::new(&parameters.iter().map(|ty| (*ty, location)).collect::<Vec<_>>());

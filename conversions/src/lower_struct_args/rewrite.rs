@@ -104,8 +104,8 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         match action {
             Action::DropAssume(assume) => {
                 if dropped.insert(assume.to_raw().ptr) {
-                    // An assume has no results; nothing refers to it.
-                    crate::ir::erase(*assume);
+                    // SAFETY: an assume has no results; nothing refers to it.
+                    unsafe { crate::ir::erase(*assume) };
                 }
             }
             Action::NullTest(ptrtoint) => fold_null_tests(*ptrtoint),
@@ -120,8 +120,8 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
     for node in plan.nodes.iter().rev() {
         if let Some((_, gep)) = node.parent {
             if gep.result_at(0).is_ok_and(|r| has_no_uses(r.into())) {
-                // The op has no uses and is not referenced again.
-                crate::ir::erase(gep);
+                // SAFETY: the op has no uses and is not referenced again.
+                unsafe { crate::ir::erase(gep) };
             }
         }
     }
@@ -140,10 +140,12 @@ fn fold_null_tests(op: OperationRef) {
         let constant = crate::ir::integer_constant(compared.r#type(), i64::from(non_null), icmp.location());
         let constant = icmp.block().expect("an icmp is in a block").insert_operation_before(icmp, constant);
         replace_uses(compared.into(), constant.result_at(0).expect("one result").into());
-        erase(icmp);
+        // SAFETY: every use of the comparison now uses the constant.
+        unsafe { erase(icmp) };
     }
     if op_name(op) == "llvm.ptrtoint" && has_no_uses(result.into()) {
-        erase(op);
+        // SAFETY: the ptrtoint has no uses left.
+        unsafe { erase(op) };
     }
 }
 
@@ -225,7 +227,8 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         // The cast's result and `value` are both `!llvm.ptr<101>`; the cast
         // is erased once it has no uses.
         crate::ir::replace_uses(cast.result_at(0).expect("one result").into(), value);
-        crate::ir::erase(cast);
+        // SAFETY: every use of the cast now uses `value`.
+        unsafe { crate::ir::erase(cast) };
     }
 
     /// `memcpy(dst, node, len)`: `ptxcc.copy_param` (vectorised by the
@@ -259,8 +262,8 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         );
         let block = op.block().expect("a memcpy in a block");
         block.insert_operation_before(op, copy.into());
-        // memcpy has no results; nothing refers to it.
-        crate::ir::erase(op);
+        // SAFETY: memcpy has no results; nothing refers to it.
+        unsafe { crate::ir::erase(op) };
     }
 }
 
@@ -268,5 +271,6 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
 fn replace_and_erase(old: OperationRef, new: OperationRef) {
     // Both ops have one result of the same type.
     crate::ir::replace_uses(old.result_at(0).expect("one result").into(), new.result_at(0).expect("one result").into());
-    crate::ir::erase(old);
+    // SAFETY: every use of `old`'s result now uses `new`'s.
+    unsafe { crate::ir::erase(old) };
 }

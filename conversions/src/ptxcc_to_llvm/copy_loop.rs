@@ -215,8 +215,8 @@ fn expand(copy: OperationRef, vector_copy: bool) {
         let to = byte_address(true, access.offset);
         insert(rest, first, llvm::store(context, value, to, location, aligned(context, access.align)));
     }
-    // The copy has no results and nothing refers to it.
-    erase(copy);
+    // SAFETY: the copy has no results and nothing refers to it.
+    unsafe { erase(copy) };
 }
 
 #[cfg(test)]

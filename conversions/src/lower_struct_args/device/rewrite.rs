@@ -201,19 +201,19 @@ fn rewrite_call<'c, 'a>(
     for op in &site.replaced {
         if op_name(*op) == "llvm.store" {
             let address = op.operand_at(1).expect("a store has an address");
-            // A store has no results.
-            crate::ir::erase(*op);
+            // SAFETY: a store has no results.
+            unsafe { crate::ir::erase(*op) };
             erase_dead_geps(address);
         }
     }
     for op in &site.replaced {
         if op_name(*op) == "llvm.extractvalue" {
-            // Its only use, a store, is gone.
-            crate::ir::erase(*op);
+            // SAFETY: its only use, a store, is gone.
+            unsafe { crate::ir::erase(*op) };
         }
     }
-    // Nothing uses the old call any more.
-    crate::ir::erase(call);
+    // SAFETY: nothing uses the old call any more.
+    unsafe { crate::ir::erase(call) };
     erase_dead_address_chains(&arguments);
     // SAFETY: the new call is owned by its block, which outlives the pass.
     unsafe { OperationRef::from_raw(new_call.to_raw()) }
@@ -228,8 +228,8 @@ fn erase_dead_geps(address: Value) {
             return;
         }
         let base = gep.operand_at(0).expect("a GEP has a base");
-        // The GEP has no uses.
-        crate::ir::erase(gep);
+        // SAFETY: the GEP has no uses.
+        unsafe { crate::ir::erase(gep) };
         current = base;
     }
 }
@@ -244,8 +244,8 @@ fn erase_dead_address_chains(values: &[Value]) {
             }
         }
         for op in dead {
-            // The GEP has no uses.
-            crate::ir::erase(op);
+            // SAFETY: the GEP has no uses.
+            unsafe { crate::ir::erase(op) };
         }
     }
 }
@@ -283,8 +283,8 @@ fn rewrite_callee(plan: &DevicePlan) {
                     AggregateForm::Value => rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values),
                     AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values),
                 }
-                // Every use of the old parameter is gone.
-                crate::ir::erase_argument(entry, index);
+                // SAFETY: every use of the old parameter is gone.
+                unsafe { crate::ir::erase_argument(entry, index) };
             }
             ParamPlan::ByValue { ty, leaves, .. } => {
                 let old = entry.argument_at(index).expect("a parameter");
@@ -307,10 +307,11 @@ fn rewrite_callee(plan: &DevicePlan) {
                 replace_leaf_reads(old, leaves, &leaf_values);
                 // The extracts of leaves the callee never reads.
                 for value in leaf_values.into_iter().filter(|v| has_no_uses(*v)) {
-                    crate::ir::erase(crate::ir::as_result(value).expect("an extractvalue result").owner());
+                    // SAFETY: the extract's result has no uses (the filter above).
+                    unsafe { crate::ir::erase(crate::ir::as_result(value).expect("an extractvalue result").owner()) };
                 }
-                // Every use of the old parameter is gone.
-                crate::ir::erase_argument(entry, index);
+                // SAFETY: every use of the old parameter is gone.
+                unsafe { crate::ir::erase_argument(entry, index) };
             }
         }
     }
@@ -405,7 +406,8 @@ fn rebuild_value<'c, 'a>(
                 let result = first_result(used.owner).expect("one result");
                 // Same type; the extract is erased once unused.
                 crate::ir::replace_uses(result, values[position]);
-                crate::ir::erase(used.owner);
+                // SAFETY: every use of the extract now uses the leaf's value.
+                unsafe { crate::ir::erase(used.owner) };
             }
             None => rest = true,
         }
@@ -436,15 +438,16 @@ fn replace_leaf_reads<'c, 'a>(old: Value<'c, 'a>, leaves: &[FlatLeaf<'c>], value
         let result = first_result(load).expect("one result");
         // Same type; the load is erased once unused.
         crate::ir::replace_uses(result, values[position]);
-        crate::ir::erase(load);
+        // SAFETY: every use of the load now uses the leaf's value.
+        unsafe { crate::ir::erase(load) };
     }
     for op in found.debug {
-        // Debug intrinsics have no results.
-        crate::ir::erase(op);
+        // SAFETY: debug intrinsics have no results.
+        unsafe { crate::ir::erase(op) };
     }
     for gep in found.geps.into_iter().rev() {
-        // Every use of the GEP (loads, debug info, inner GEPs) is gone;
+        // SAFETY: every use of the GEP (loads, debug info, inner GEPs) is gone;
         // innermost first.
-        crate::ir::erase(gep);
+        unsafe { crate::ir::erase(gep) };
     }
 }
