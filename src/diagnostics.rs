@@ -41,7 +41,8 @@ impl Severity {
 pub struct Diagnostic {
     /// The severity of the diagnostic.
     pub severity: Severity,
-    /// The file of its location, if any (ignored by the check).
+    /// The file of its location, if any (`--verify-diagnostics` matches
+    /// directives in that file, as mlir-opt does).
     pub file: Option<String>,
     /// The 1-based line of its location, if any.
     pub line: Option<u32>,

@@ -138,6 +138,19 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{}: default of {} rejected: {e}", pass.name, option.name));
             }
         }
+        // The seeds' defaults, as the README documents them (`Default` is
+        // parsed from the listed text, so the comparisons below only prove
+        // that the text parses; these pin the values).
+        assert_eq!(LowerStructArgsOptions::default().max_byval_size, 4096);
+        assert_eq!(LowerStructArgsOptions::default().flatten_threshold, 32);
+        assert_eq!(LowerStructArgsOptions::default().sret_threshold, 16);
+        assert!(LowerStructArgsOptions::default().opt_byval);
+        assert_eq!(ConvertPtxccToLlvmOptions::default().inline_copy_threshold, 256);
+        assert!(ConvertPtxccToLlvmOptions::default().vector_copy);
+        assert_eq!(LowerAllocaOptions::default().dynamic_alloca_size, 0);
+        assert!(MemorySpaceOptOptions::default().kernel_params_global);
+        assert!(VerifyOptions::default().strict_atomics);
+        assert_eq!(AbiReportOptions::default().vector_threshold, 4);
         assert_eq!(parse_listed_defaults::<ConvertPtxccToLlvmOptions>(), ConvertPtxccToLlvmOptions::default());
         assert_eq!(parse_listed_defaults::<PipelineOptions>(), PipelineOptions::default());
         assert_eq!(parse_listed_defaults::<AbiReportOptions>(), AbiReportOptions::default());
@@ -235,6 +248,7 @@ mod tests {
                 crate::parse_pass_pipeline(&pm, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
             }
         }
+        assert!(upstream_passes().iter().any(|(name, _)| name == "cse"), "{:?}", upstream_passes());
         for (name, _) in upstream_passes() {
             let pm = PassManager::new(&context);
             crate::parse_pass_pipeline(&pm, &format!("builtin.module({name})"))

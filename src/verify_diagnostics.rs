@@ -11,9 +11,12 @@
 //!
 //! The diagnostics are collected first (one context per split piece, see
 //! [`crate::opt`]) and handed to the check afterwards with their file,
-//! line and column. One difference from `mlir-opt`, kept on purpose: a
-//! location that names a file but no line (line 0, as LLVM IR import and
-//! whole-file problems use) counts as `@unknown`.
+//! line and column. As in `mlir-opt`, a diagnostic located in another file
+//! is checked against that file's directives (MLIR reads the file), not
+//! the input's (ptxcc's own check before used to match by line alone). One
+//! difference from `mlir-opt`, kept on purpose: a location that names a
+//! file but no line (line 0, as LLVM IR import and whole-file problems use)
+//! counts as `@unknown`.
 
 use crate::{
     diagnostics::{Diagnostic, Severity},

@@ -12,7 +12,7 @@ use melior::ir::{
     BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value,
 };
 
-pub use crate::ir::{dictionary, dictionary_entries, LlvmLinkage};
+use crate::ir::{dictionary, dictionary_entries, LlvmLinkage};
 use crate::{context::context_of, ir::op_name};
 
 pub use ptxcc_dialect::attributes::{LLVM_BYVAL, NVVM_GRID_CONSTANT, NVVM_KERNEL};

@@ -69,10 +69,6 @@ use crate::{
     pass::PtxccPass,
 };
 
-/// The module attribute that records the `opt-byval` value
-/// `lower-struct-args` ran with (for `memory-space-opt` to check).
-pub use ptxcc_dialect::attributes::OPT_BYVAL as OPT_BYVAL_ATTRIBUTE;
-
 declare_pass! {
     /// Options of `lower-struct-args`.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,7 +231,7 @@ fn lower_module<'c, 'a>(
     let context = context_of(module);
     crate::ir::set_discardable_attribute(
         module,
-        OPT_BYVAL_ATTRIBUTE,
+        ptxcc_dialect::attributes::OPT_BYVAL,
         BoolAttribute::new(&context, options.opt_byval).into(),
     );
     let layout = DataLayout::default();

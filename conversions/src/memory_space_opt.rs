@@ -82,8 +82,9 @@ use ptxcc_dialect::{
     verify::emit_error,
 };
 
+use crate::kernel::recorded_opt_byval;
+use crate::spaces::SpaceAnalysis;
 use crate::spaces::{is_generic_pointer, key, SpaceRules};
-pub use crate::spaces::{Space, SpaceAnalysis};
 
 use crate::options::declare_pass;
 use crate::{
@@ -269,8 +270,6 @@ impl<'c, 'a> Materializer<'c, 'a> {
         detached(first_result(cast).expect("one result"))
     }
 }
-
-pub use crate::kernel::recorded_opt_byval;
 
 /// Whether `opt-byval` matters to `func`: it has a `byval` parameter or
 /// a param-space pointer.

@@ -16,7 +16,7 @@ use crate::abi::{signature::function_target, AbiError, Target};
 mod declare;
 
 pub(crate) use declare::declare_pass;
-pub use declare::{concat, str_eq, union};
+pub use declare::{concat, union};
 
 /// One option of a pass, as `--help` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

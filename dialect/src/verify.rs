@@ -6,7 +6,7 @@
 //!
 //! | op | rule |
 //! |---|---|
-//! | all | integer attributes have the width the `.td` gives (`I64Attr`: `i64`); operands in the address space the `.td` gives; a `LLVM_LoadableType` result is a type `llvm.load` can load (IRDL cannot express it) |
+//! | all | integer attributes have the width the `.td` gives (`I64Attr`: `i64`); operands in the address space the `.td` gives; a `LLVM_LoadableType` operand or result is a type `llvm.load`/`llvm.store` can take (IRDL cannot express it) |
 //! | all, by attribute name | `offset` >= 0, `size` > 0, `alignment` a power of two of at most 2^32 (a new op that names its attributes so gets these rules) |
 //! | `copy_param` | `dst` generic or local |
 //! | `generic_to_as` | the result is in global, shared, const or local space |
@@ -118,6 +118,14 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
                     value.r#type()
                 ));
             }
+        }
+        if field.constraint == Constraint::LoadableType && !crate::types::is_loadable(value.r#type()) {
+            problems.push(format!(
+                "operand '{}' must be a type llvm.store can store (an integer, float, pointer, fixed vector, or an \
+                 array or non-opaque struct of them), got '{}'",
+                field.name,
+                value.r#type()
+            ));
         }
     }
     for (index, field) in info.results.iter().enumerate() {

@@ -3,9 +3,15 @@
 //! cannot do.
 //!
 //! The bottom crate of ptxcc: the dialect, the passes and the driver all
-//! call it, so none of them has to read a fact by printing IR. Safe
-//! wrappers of the raw functions live next to their users, except the few
-//! that every crate needs ([`write_text`], [`parallel_for`], ...).
+//! call it, so none of them has to read a fact by printing IR. It is also,
+//! with the conversions crate's `ir` module, one of the two places that
+//! name `mlir_sys`: the crates below `ir` (the dialect) and the driver's
+//! few C API calls go through the safe functions here ([`write_text`],
+//! [`parallel_for`], [`llvm_pointer_type`], [`emit_error`], ...).
+//!
+//! Those functions take raw C API handles, as the C API does; a handle must
+//! be live (from a melior object the caller holds). Like the C API, they
+//! cannot check it.
 
 use mlir_sys::{MlirAttribute, MlirContext, MlirDialectRegistry, MlirLocation, MlirPassManager, MlirType};
 /// Handle types of the C API that the shim's functions and callbacks take,

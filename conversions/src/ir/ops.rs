@@ -20,8 +20,7 @@ pub fn op_name<'c>(op: OperationRef<'c, '_>) -> &'c str {
 /// uniqued identifiers, so this compares no strings (for tables of what to
 /// do per op name, filled once per name).
 pub fn op_name_key(op: OperationRef) -> *const std::ffi::c_void {
-    // SAFETY: the name of a live op.
-    unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) }.ptr
+    ptxcc_shim::operation_name_key(op.to_raw())
 }
 
 /// The text of an identifier (an op or attribute name), without copying

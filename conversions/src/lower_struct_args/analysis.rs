@@ -15,6 +15,7 @@ use super::{
     decision::{lower_call_argument, CallArgument, CallArgumentLowering},
     readonly::{reads_without_capture, Escape, ReadOnlyAnalysis},
 };
+use crate::abi::mlir::gep_offset;
 use crate::pointer_uses::{classify_pointer_use, PointerUse};
 use crate::{
     abi::{layout::common_alignment, mlir::abi_type, DataLayout},
@@ -472,5 +473,3 @@ fn merge<'c, 'a>(
 fn passes_byval(call: OperationRef, operand: usize) -> bool {
     call_argument_index(call, operand).is_some_and(|index| parameter_has(call, index, LLVM_BYVAL))
 }
-
-pub use crate::abi::mlir::gep_offset;

@@ -30,8 +30,8 @@ mod plan;
 mod rewrite;
 mod sret;
 
-pub use crate::abi::signature::call_arguments;
-pub use crate::kernel::{is_variadic, parameter_types, result_type};
+use crate::abi::signature::call_arguments;
+use crate::kernel::{is_variadic, parameter_types, result_type};
 
 pub(super) use plan::would_change_as_local;
 pub use plan::{leaf_reads, plan_function, plan_parameter, LeafReads, PlanPolicy};

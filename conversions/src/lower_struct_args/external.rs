@@ -51,10 +51,11 @@ use melior::ir::{
 };
 
 use super::{
-    device::{is_variadic, parameter_types, result_type, would_change_as_local, PlanPolicy},
+    device::{would_change_as_local, PlanPolicy},
     symbols::SymbolUses,
     LowerStructArgsOptions,
 };
+use crate::kernel::{is_variadic, parameter_types, result_type};
 use crate::{
     abi::{classify::Thresholds, signature::function_name, DataLayout},
     context::context_of,

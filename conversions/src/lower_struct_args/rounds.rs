@@ -85,7 +85,7 @@ pub(super) fn lower_device_functions<'c, 'a>(
         let plans = unsafe { crate::ir::parallel_chunks(module, &functions, plan_chunk) };
         if first_round {
             for (func, name) in &functions {
-                if crate::kernel::has_body(*func) && !is_kernel(*func) && device::is_variadic(*func) {
+                if crate::kernel::has_body(*func) && !is_kernel(*func) && crate::kernel::is_variadic(*func) {
                     emit_remark(
                         func.location(),
                         &format!(

@@ -109,13 +109,20 @@ const NO_OPTION: OptionInfo = OptionInfo { name: "", default: "", description: "
 
 /// The option tables `lists`, one after the other (`N`: their total
 /// length), at compile time: a pass's table from its options and groups.
+/// A name given twice stops the build.
 pub const fn concat<const N: usize>(lists: &[&[OptionInfo]]) -> [OptionInfo; N] {
     let mut table = [NO_OPTION; N];
     let (mut list, mut next) = (0, 0);
     while list < lists.len() {
         let mut index = 0;
         while index < lists[list].len() {
-            table[next] = lists[list][index];
+            let option = lists[list][index];
+            let mut seen = 0;
+            while seen < next {
+                assert!(!str_eq(table[seen].name, option.name), "a pass declares an option name twice");
+                seen += 1;
+            }
+            table[next] = option;
             next += 1;
             index += 1;
         }
@@ -128,7 +135,8 @@ pub const fn concat<const N: usize>(lists: &[&[OptionInfo]]) -> [OptionInfo; N] 
 /// The option tables `lists`, one after the other, each name kept at its
 /// first place only (`N`: at least their total length), and how many
 /// entries that leaves: a pipeline's table from its passes', where options
-/// two passes share (`opt-byval`, `chip`, ...) are one option.
+/// two passes share (`opt-byval`, `chip`, ...) are one option. Passes that
+/// share an option must give it the same default, or the build stops.
 pub const fn union<const N: usize>(lists: &[&[OptionInfo]]) -> ([OptionInfo; N], usize) {
     let mut table = [NO_OPTION; N];
     let (mut list, mut next) = (0, 0);
@@ -143,6 +151,13 @@ pub const fn union<const N: usize>(lists: &[&[OptionInfo]]) -> ([OptionInfo; N],
             if seen == next {
                 table[next] = option;
                 next += 1;
+            } else {
+                // One value reaches every pass that has the option, so they
+                // must agree on where it starts.
+                assert!(
+                    str_eq(table[seen].default, option.default),
+                    "two passes of a pipeline give a shared option different defaults"
+                );
             }
             index += 1;
         }

@@ -13,7 +13,7 @@ use melior::{
 };
 use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::pointer_type};
 
-use crate::kernel::dictionary;
+use crate::ir::dictionary;
 
 use super::{add_lowering, ConvertPtxccToLlvmOptions};
 use crate::abi::{classify, layout::common_alignment, mlir::abi_type, AbiType, DataLayout};

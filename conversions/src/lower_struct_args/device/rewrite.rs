@@ -25,8 +25,9 @@ use ptxcc_dialect::address_space;
 use crate::{
     abi::{layout::common_alignment, DataLayout},
     context::context_of,
+    ir::dictionary,
     ir::{first_result, has_no_uses, i64_array_attribute, op_name, uses},
-    kernel::{dictionary, parameter_integer},
+    kernel::parameter_integer,
 };
 
 /// Applies the plans: every call site first (they read the callers'
@@ -353,7 +354,7 @@ fn rewrite_callee(plan: &DevicePlan) {
 
 /// `dictionary_attribute` without the entry `name`.
 fn without_entry<'c>(context: &'c Context, dictionary_attribute: Attribute<'c>, name: &str) -> Attribute<'c> {
-    let entries: Vec<(Identifier, Attribute)> = crate::kernel::dictionary_entries(dictionary_attribute)
+    let entries: Vec<(Identifier, Attribute)> = crate::ir::dictionary_entries(dictionary_attribute)
         .into_iter()
         .filter(|(key, _)| key.as_string_ref().as_str() != Ok(name))
         .collect();
