@@ -279,7 +279,9 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
 
 /// The result of a newly inserted op that has exactly one.
 fn owned<'c, 'a>(value: Option<Value>) -> Value<'c, 'a> {
-    detached(value.expect("one result"))
+    // SAFETY: the op was just inserted into the function body, which
+    // outlives the pass.
+    unsafe { detached(value.expect("one result")) }
 }
 
 /// The attributes of the alloca replacing `alloca`: the same, except that a

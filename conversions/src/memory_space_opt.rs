@@ -219,12 +219,16 @@ impl<'c, 'a> Materializer<'c, 'a> {
                 Some(first) => block.insert_operation_before(first, cast),
                 None => block.append_operation(cast),
             };
-            return detached(first_result(cast).expect("one result"));
+            // SAFETY: the cast is owned by the function body, which outlives
+            // the rewrite.
+            return unsafe { detached(first_result(cast).expect("one result")) };
         };
         let op = result.owner();
         let context = context_of(op);
         let target = pointer_type(&context, space);
-        let from = (op.operand_count() > 0).then(|| op.operand_at(0).ok().map(detached)).flatten();
+        // SAFETY: an operand of an op of the function body, which outlives
+        // the rewrite.
+        let from = (op.operand_count() > 0).then(|| op.operand_at(0).ok().map(|v| unsafe { detached(v) })).flatten();
         match op_name(op) {
             "llvm.addrspacecast" if from.is_some_and(|f| pointer_address_space(f.r#type()) == Some(space)) => {
                 return from.expect("checked");
@@ -239,15 +243,10 @@ impl<'c, 'a> Materializer<'c, 'a> {
                 let specific: Vec<_> = positions
                     .iter()
                     .map(|p| {
-                        let operand = op.operand_at(*p).expect("a GEP base or select arm");
-                        (
-                            *p,
-                            if is_generic_pointer(operand) {
-                                self.specific(detached(operand), space)
-                            } else {
-                                detached(operand)
-                            },
-                        )
+                        // SAFETY: an operand of an op of the function body, which
+                        // outlives the rewrite.
+                        let operand = unsafe { detached(op.operand_at(*p).expect("a GEP base or select arm")) };
+                        (*p, if is_generic_pointer(operand) { self.specific(operand, space) } else { operand })
                     })
                     .collect();
                 // Inserted right after the op; its operands dominate the
@@ -258,7 +257,9 @@ impl<'c, 'a> Materializer<'c, 'a> {
                 for (position, operand) in specific {
                     crate::ir::set_operand(clone, position, operand);
                 }
-                let value = detached(first_result(clone).expect("one result"));
+                // SAFETY: the clone is owned by the function body, which
+                // outlives the rewrite.
+                let value = unsafe { detached(first_result(clone).expect("one result")) };
                 // Retyping the clone's result before anything uses it.
                 value.set_type(target);
                 return value;
@@ -267,7 +268,9 @@ impl<'c, 'a> Materializer<'c, 'a> {
         }
         let block = op.block().expect("an op in a block");
         let cast = block.insert_operation_after(op, addrspacecast(value, target, op.location()));
-        detached(first_result(cast).expect("one result"))
+        // SAFETY: the cast is owned by the function body, which outlives the
+        // rewrite.
+        unsafe { detached(first_result(cast).expect("one result")) }
     }
 }
 

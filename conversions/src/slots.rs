@@ -154,7 +154,8 @@ pub fn pointer_root<'c, 'a>(pointer: Value<'c, 'a>) -> Value<'c, 'a> {
         .or_else(|| crate::kernel::defining_op(current, "llvm.getelementptr"))
         .and_then(|op| op.operand_at(0).ok())
     {
-        current = crate::ir::detached(base);
+        // SAFETY: an operand of an op in the IR `pointer` lives in.
+        current = unsafe { crate::ir::detached(base) };
     }
     current
 }
@@ -180,7 +181,8 @@ fn spill_loads<'c, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c,
             let op = used.owner;
             match (op_name(op), used.index) {
                 ("llvm.addrspacecast", 0) => work.extend(first_result(op)),
-                ("llvm.load", 0) => loads.extend(first_result(op).map(crate::ir::detached)),
+                // SAFETY: the load is an op of the IR the slot lives in.
+                ("llvm.load", 0) => loads.extend(first_result(op).map(|v| unsafe { crate::ir::detached(v) })),
                 ("llvm.store", 1) if op.operand_at(0).ok().and_then(root_alloca) == Some(root) => {}
                 _ => return None,
             }

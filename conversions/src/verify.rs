@@ -241,7 +241,8 @@ fn base_of<'c, 'a>(mut value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c
         let owner = result.owner();
         match op_name(owner) {
             "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.bitcast" => match owner.operand_at(0) {
-                Ok(source) => value = crate::ir::detached(source),
+                // SAFETY: an operand of an op in the IR `value` lives in.
+                Ok(source) => value = unsafe { crate::ir::detached(source) },
                 Err(_) => break,
             },
             _ => break,

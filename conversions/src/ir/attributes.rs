@@ -51,7 +51,8 @@ pub fn attributes<'c>(op: OperationRef<'c, '_>) -> Vec<(Identifier<'c>, Attribut
 /// name, to `into`, in MLIR's order (into a buffer the caller reuses: for
 /// walks over every op).
 pub fn append_attributes<'c>(op: OperationRef<'c, '_>, into: &mut Vec<(&'c str, Attribute<'c>)>) {
-    // SAFETY: reading the attributes of a live op; indices in range.
+    // SAFETY: reading the attributes of a live op, indices in range; their
+    // names are identifiers of its context, which outlives `'c`.
     unsafe {
         for i in 0..mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) {
             let named = mlir_sys::mlirOperationGetAttribute(op.to_raw(), i);

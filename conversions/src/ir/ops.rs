@@ -13,7 +13,8 @@ use super::{i32_array_attribute, BlockExt, OperationExt};
 /// identifiers owned by the context.
 pub fn op_name<'c>(op: OperationRef<'c, '_>) -> &'c str {
     // SAFETY: the name of a live op.
-    identifier_str(unsafe { mlir_sys::mlirOperationGetName(op.to_raw()) })
+    // SAFETY: the name of a live op, uniqued in the context of `'c`.
+    unsafe { identifier_str(mlir_sys::mlirOperationGetName(op.to_raw())) }
 }
 
 /// A key equal for all ops of one name, and only for them: op names are
@@ -25,9 +26,13 @@ pub fn op_name_key(op: OperationRef) -> *const std::ffi::c_void {
 
 /// The text of an identifier (an op or attribute name), without copying
 /// it; empty if it is not UTF-8.
-pub fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
-    // SAFETY: identifiers live as long as their context; the bytes are not
-    // NUL-terminated and have the given length.
+///
+/// # Safety
+/// `identifier` must be a live identifier of a context that outlives `'c`
+/// (identifiers live as long as their context).
+pub(crate) unsafe fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
+    // SAFETY: the identifier outlives `'c` (the caller's guarantee); the
+    // bytes are not NUL-terminated and have the given length.
     let bytes = unsafe {
         let text = mlir_sys::mlirIdentifierStr(identifier);
         std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)
@@ -37,7 +42,8 @@ pub fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
 
 /// [`identifier_str`] of a melior identifier.
 pub fn identifier_text<'c>(identifier: Identifier<'c>) -> &'c str {
-    identifier_str(identifier.to_raw())
+    // SAFETY: a melior identifier of the context of `'c`.
+    unsafe { identifier_str(identifier.to_raw()) }
 }
 
 /// Erases `op` (owned by its block, which unlinks it).

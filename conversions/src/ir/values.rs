@@ -77,10 +77,14 @@ pub fn as_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockArgument<'c, 'a>
 }
 
 /// `value` with the lifetimes of the IR it lives in. melior ties the
-/// results of an op inserted through a `BlockRef` to that borrow; the op is
-/// owned by the enclosing body, which outlives the pass that made it.
-pub fn detached<'c, 'a>(value: Value) -> Value<'c, 'a> {
-    // SAFETY: see above; melior values carry no ownership.
+/// results of an op inserted through a `BlockRef` to that borrow, although
+/// the op is owned by the enclosing body.
+///
+/// # Safety
+/// The op or block that defines `value` must outlive `'a` (and its context
+/// `'c`): it is owned by IR that is not erased while the result is used.
+pub unsafe fn detached<'c, 'a>(value: Value) -> Value<'c, 'a> {
+    // SAFETY: guaranteed by the caller; melior values carry no ownership.
     unsafe { Value::from_raw(value.to_raw()) }
 }
 

@@ -105,7 +105,9 @@ fn insert<'c, 'a>(
 /// [`insert`]s `op` and returns its first result.
 fn place<'c, 'a>(block: BlockRef<'c, 'a>, before: Option<OperationRef<'c, 'a>>, op: Operation<'c>) -> Value<'c, 'a> {
     let result = first_result(insert(block, before, op)).expect("the op has a result");
-    crate::ir::detached(result)
+    // SAFETY: the op was just inserted into `block`, which outlives the
+    // expansion.
+    unsafe { crate::ir::detached(result) }
 }
 
 fn expand(copy: OperationRef, vector_copy: bool) {
