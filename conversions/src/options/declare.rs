@@ -111,24 +111,8 @@ const NO_OPTION: OptionInfo = OptionInfo { name: "", default: "", description: "
 /// length), at compile time: a pass's table from its options and groups.
 /// A name given twice stops the build.
 pub const fn concat<const N: usize>(lists: &[&[OptionInfo]]) -> [OptionInfo; N] {
-    let mut table = [NO_OPTION; N];
-    let (mut list, mut next) = (0, 0);
-    while list < lists.len() {
-        let mut index = 0;
-        while index < lists[list].len() {
-            let option = lists[list][index];
-            let mut seen = 0;
-            while seen < next {
-                assert!(!str_eq(table[seen].name, option.name), "a pass declares an option name twice");
-                seen += 1;
-            }
-            table[next] = option;
-            next += 1;
-            index += 1;
-        }
-        list += 1;
-    }
-    assert!(next == N, "N must be the total length of the tables");
+    let (table, count) = union::<N>(lists);
+    assert!(count == N, "a pass declares an option name twice, or N is not the total length of the tables");
     table
 }
 
@@ -156,7 +140,8 @@ pub const fn union<const N: usize>(lists: &[&[OptionInfo]]) -> ([OptionInfo; N],
                 // must agree on where it starts.
                 assert!(
                     str_eq(table[seen].default, option.default),
-                    "two passes of a pipeline give a shared option different defaults"
+                    "an option name is given twice with different defaults (two passes of a pipeline that share it, \
+                     or one pass)"
                 );
             }
             index += 1;
