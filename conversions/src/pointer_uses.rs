@@ -55,7 +55,7 @@ pub enum PointerUse<'c, 'a> {
     /// through it, the destination of a copy, a `memset`).
     Write {
         /// The op that writes.
-        by: &'static str,
+        by: &'c str,
     },
     /// The pointer itself is stored to memory.
     Stored,
@@ -68,11 +68,6 @@ pub enum PointerUse<'c, 'a> {
     /// Any other use.
     Other,
 }
-
-/// The ops that copy memory (operand 0 the destination, 1 the source).
-const COPIES: [&str; 3] = ["llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memcpy.inline"];
-/// The ops that fill memory.
-const FILLS: [&str; 2] = ["llvm.intr.memset", "llvm.intr.memset.inline"];
 
 /// Whether an op only carries debug information about its operands.
 pub fn is_debug_info(name: &str) -> bool {
@@ -107,10 +102,15 @@ pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
         name if is_debug_info(name) => PointerUse::DebugInfo,
         "llvm.store" if used.index == 1 => PointerUse::Write { by: "llvm.store" },
         "llvm.store" => PointerUse::Stored,
-        name if COPIES.contains(&name) && used.index == 1 => PointerUse::CopySource,
-        name if COPIES.contains(&name) || FILLS.contains(&name) => {
-            PointerUse::Write { by: COPIES.iter().chain(&FILLS).find(|known| **known == name).copied().unwrap_or("") }
+        // A copy reads operand 1 and writes operand 0; a fill writes.
+        "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {
+            PointerUse::CopySource
         }
+        by @ ("llvm.intr.memcpy"
+        | "llvm.intr.memmove"
+        | "llvm.intr.memcpy.inline"
+        | "llvm.intr.memset"
+        | "llvm.intr.memset.inline") => PointerUse::Write { by },
         "llvm.call" => PointerUse::CallOperand,
         "llvm.ptrtoint" => PointerUse::PtrToInt,
         "llvm.return" => PointerUse::Returned,

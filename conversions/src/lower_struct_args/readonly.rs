@@ -304,5 +304,3 @@ fn returns_pointer(op: OperationRef) -> bool {
     let result = unsafe { crate::ir::llvm_function_result(function_type) };
     pointer_address_space(result).is_some()
 }
-
-pub(super) use crate::pointer_uses::{is_atomic, is_debug_info};

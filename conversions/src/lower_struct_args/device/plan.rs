@@ -13,10 +13,8 @@ use melior::ir::{
 };
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
-use super::super::{
-    readonly::{is_atomic, is_debug_info},
-    symbols::SymbolUses,
-};
+use super::super::symbols::SymbolUses;
+use crate::pointer_uses::{is_atomic, is_debug_info};
 use crate::{
     abi::{
         classify::{classify_argument, classify_result, ArgClass, Thresholds},

@@ -16,8 +16,8 @@ use melior::{
 };
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
-use super::super::readonly::is_atomic;
 use crate::abi::mlir::gep_offset;
+use crate::pointer_uses::is_atomic;
 use crate::{
     abi::{layout::common_alignment, DataLayout},
     ir::{first_result, i64_array_attribute, op_name, uses},
