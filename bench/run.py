@@ -117,6 +117,25 @@ def measure_interleaved(commands, repeat):
     return runs
 
 
+COLLECTED_RE = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def count_instructions(cmd, workdir):
+    """Instructions `cmd` executes, counted by valgrind's callgrind (all
+    threads together). Unlike time, the count does not depend on the
+    machine's load or memory system: its growth with the module's size is
+    the algorithm's."""
+    valgrind = check_tool("valgrind", "valgrind (for --instructions)")
+    profile = os.path.join(workdir, "callgrind.out")
+    run = run_once([valgrind, "--tool=callgrind", f"--callgrind-out-file={profile}", *cmd])
+    if os.path.exists(profile):
+        os.remove(profile)
+    found = COLLECTED_RE.search(run.stderr)
+    if not found:
+        raise BenchError(f"no instruction count in callgrind's report:\n{tail(run.stderr)}")
+    return int(found.group(1))
+
+
 def median(runs, field):
     return statistics.median(getattr(r, field) for r in runs)
 
@@ -202,6 +221,68 @@ def s(x):
     return f"{x:.3f}"
 
 
+# The compile-time targets (issue 19's "done when"): the pipeline at most
+# RATIO_TARGET x mlir-opt's parse+print at every size, at most GROWTH_TARGET x
+# its own time when the module grows tenfold, and a peak RSS at most
+# RSS_TARGET x mlir-opt's.
+RATIO_TARGET = 1.15
+GROWTH_TARGET = 10.5
+RSS_TARGET = 1.10
+
+
+def tenfold_pairs(results):
+    """The (smaller, larger) results whose function counts differ tenfold."""
+    return [(r, q) for r in results for q in results if q["n"] == 10 * r["n"]]
+
+
+def print_targets(results, md):
+    """One row per target and size (or tenfold pair of sizes): the measured
+    value, the target and whether it is met. Growth is shown for mlir-opt and
+    ptxcc-opt's parse+print too, since the pipeline cannot grow more slowly
+    than the parsing and printing it contains."""
+    rows = []
+
+    def verdict(ok):
+        return "met" if ok else "missed"
+
+    for r in results:
+        ratio = r["pipe"] / r["mlir"]
+        rows.append([f"pipeline / mlir-opt, wall, {r['n']} fn", f"{ratio:.2f}x", f"<= {RATIO_TARGET}x",
+                     verdict(ratio <= RATIO_TARGET)])
+    for small, large in tenfold_pairs(results):
+        span = f"{small['n']} -> {large['n']} fn"
+        growth = large["pipe"] / small["pipe"]
+        rows.append([f"pipeline growth, wall, {span}", f"{growth:.2f}x", f"<= {GROWTH_TARGET}x",
+                     verdict(growth <= GROWTH_TARGET)])
+        for key, label in (("mlir", "mlir-opt parse+print"), ("parse", "ptxcc-opt parse+print")):
+            rows.append([f"{label} growth, wall, {span}", f"{large[key] / small[key]:.2f}x", "(reference)", ""])
+        if small["instructions"] and large["instructions"]:
+            for key in ("pipeline", "ptxcc-opt", "mlir-opt"):
+                g = large["instructions"][key] / small["instructions"][key]
+                rows.append([f"{key} growth, instructions, {span}", f"{g:.2f}x",
+                             f"<= {GROWTH_TARGET}x" if key == "pipeline" else "(reference)",
+                             verdict(g <= GROWTH_TARGET) if key == "pipeline" else ""])
+    for r in results:
+        rss = r["rss_pipe"] / r["rss_mlir"]
+        rows.append([f"peak RSS, pipeline / mlir-opt, {r['n']} fn", f"{rss:.3f}x", f"<= {RSS_TARGET}x",
+                     verdict(rss <= RSS_TARGET)])
+    if any(r["instructions"] for r in results):
+        headers = ["functions", "mlir-opt", "ptxcc-opt parse+print", "pipeline", "pipeline / mlir-opt"]
+        irows = [[r["n"], f"{r['instructions']['mlir-opt']:,}", f"{r['instructions']['ptxcc-opt']:,}",
+                  f"{r['instructions']['pipeline']:,}",
+                  f"{r['instructions']['pipeline'] / r['instructions']['mlir-opt']:.2f}x"]
+                 for r in results if r["instructions"]]
+        print("Instructions executed (callgrind, one run):" if not md
+              else "**Instructions executed (callgrind, one run)**")
+        print()
+        print(fmt_table(headers, irows, md))
+        print()
+    print("Targets:" if not md else "**Targets**")
+    print()
+    print(fmt_table(["measure", "value", "target", "verdict"], rows, md, align=["l", "r", "l", "l"]))
+    print()
+
+
 # ------------------------------------------------------------------ main
 
 def main():
@@ -224,6 +305,10 @@ def main():
     ap.add_argument("--keep", metavar="DIR", help="write the generated modules to DIR and keep them")
     ap.add_argument("--bytecode", action="store_true",
                     help="also time both tools on MLIR bytecode, read and written (--emit-bytecode)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count each tool's instructions once per size under valgrind's callgrind "
+                         "(slow: about 50x the run; machine-independent, so growth shows the algorithm, "
+                         "not the memory system)")
     ap.add_argument("--json", metavar="FILE",
                     help="append one JSON line per run (commit, functions, tool, run, wall_s, cpu_s, max_rss_kb)")
     a = ap.parse_args()
@@ -350,6 +435,14 @@ def bench(a, sizes, ptxcc, mlir_opt):
                 for p in (src_bc, out_bc):
                     if not a.keep and os.path.exists(p):
                         os.remove(p)
+            instructions = None
+            if a.instructions:
+                print(f"[{n}] counting instructions under callgrind ...", file=sys.stderr, flush=True)
+                instructions = {
+                    "mlir-opt": count_instructions([mlir_opt, src, "-o", out], workroot),
+                    "ptxcc-opt": count_instructions([ptxcc, src, "-o", out], workroot),
+                    "pipeline": count_instructions([ptxcc, src, "--ptxcc-pipeline", "-o", out], workroot),
+                }
             timed = run_once([ptxcc, src, "--ptxcc-pipeline", "--mlir-timing", "-o", out])
             t_timed, err = timed.wall, timed.stderr
             passes = parse_timing(err)
@@ -361,6 +454,7 @@ def bench(a, sizes, ptxcc, mlir_opt):
             results.append(dict(n=info["functions"], requested=n, lines=info["lines"],
                                 mlir=t_mlir, parse=t_parse, pipe=t_pipe, timed=t_timed,
                                 cmlir=c_mlir, cpipe=c_pipe, rss_mlir=rss_mlir, rss_pipe=rss_pipe, bytecode=bytecode,
+                                instructions=instructions,
                                 passes=passes, mpasses=mpasses))
             for p in (src, out):
                 if not a.keep and os.path.exists(p):
@@ -426,6 +520,8 @@ def bench(a, sizes, ptxcc, mlir_opt):
     print()
     print(fmt_table(headers, rows, md, align=["l", "l"] + ["r"] * len(results)))
     print()
+
+    print_targets(results, md)
 
     if mix:
         print("Template (one copy of bench/kernels.cu): "
