@@ -221,6 +221,15 @@ def s(x):
     return f"{x:.3f}"
 
 
+def print_table(title, headers, rows, md, align=None):
+    """Prints `title` (bold in markdown, without its backquotes as plain
+    text) and the table below it."""
+    print(f"**{title}**" if md else f"{title.replace('`', '')}:")
+    print()
+    print(fmt_table(headers, rows, md, align))
+    print()
+
+
 # The compile-time targets (issue 19's "done when"): the pipeline at most
 # RATIO_TARGET x mlir-opt's parse+print at every size, at most GROWTH_TARGET x
 # its own time when the module grows tenfold, and a peak RSS at most
@@ -272,15 +281,8 @@ def print_targets(results, md):
                   f"{r['instructions']['pipeline']:,}",
                   f"{r['instructions']['pipeline'] / r['instructions']['mlir-opt']:.2f}x"]
                  for r in results if r["instructions"]]
-        print("Instructions executed (callgrind, one run):" if not md
-              else "**Instructions executed (callgrind, one run)**")
-        print()
-        print(fmt_table(headers, irows, md))
-        print()
-    print("Targets:" if not md else "**Targets**")
-    print()
-    print(fmt_table(["measure", "value", "target", "verdict"], rows, md, align=["l", "r", "l", "l"]))
-    print()
+        print_table("Instructions executed (callgrind, one run)", headers, irows, md)
+    print_table("Targets", ["measure", "value", "target", "verdict"], rows, md, align=["l", "r", "l", "l"])
 
 
 # ------------------------------------------------------------------ main
@@ -473,21 +475,14 @@ def bench(a, sizes, ptxcc, mlir_opt):
                      f"{r['pipe'] / r['mlir']:.2f}x", f"{r['cpipe'] / r['cmlir']:.2f}x",
                      f"{r['rss_mlir'] // 1024} / {r['rss_pipe'] // 1024}",
                      f"{1e6 * r['mlir'] / r['n']:.1f}", f"{1e6 * r['pipe'] / r['n']:.1f}"])
-    print("Whole-process wall time (median):" if not md else "**Whole-process wall time (median)**")
-    print()
-    print(fmt_table(headers, rows, md))
-    print()
+    print_table("Whole-process wall time (median)", headers, rows, md)
 
     # Table 1b: the same on MLIR bytecode, in and out (--bytecode).
     if any(r["bytecode"] for r in results):
         headers = ["functions", "mlir-opt s", "pipeline s", "pipeline / mlir-opt"]
         rows = [[r["n"], s(r["bytecode"][0]), s(r["bytecode"][1]), f"{r['bytecode'][1] / r['bytecode'][0]:.2f}x"]
                 for r in results if r["bytecode"]]
-        print("MLIR bytecode in and out (--emit-bytecode), wall time (median):" if not md
-              else "**MLIR bytecode in and out (`--emit-bytecode`), wall time (median)**")
-        print()
-        print(fmt_table(headers, rows, md))
-        print()
+        print_table("MLIR bytecode in and out (`--emit-bytecode`), wall time (median)", headers, rows, md)
 
     # Table 2: per-pass times from --mlir-timing.
     order = []
@@ -515,11 +510,7 @@ def bench(a, sizes, ptxcc, mlir_opt):
     rows.append(outside)
     rows.append(["ptxcc-opt --ptxcc-pipeline", "process wall with --mlir-timing (1 run)"]
                 + [s(r["timed"]) for r in results])
-    print("Per-pass wall time from --mlir-timing, seconds (one run):" if not md
-          else "**Per-pass wall time from `--mlir-timing`, seconds (one run)**")
-    print()
-    print(fmt_table(headers, rows, md, align=["l", "l"] + ["r"] * len(results)))
-    print()
+    print_table("Per-pass wall time from `--mlir-timing`, seconds (one run)", headers, rows, md, align=["l", "l"] + ["r"] * len(results))
 
     print_targets(results, md)
 
