@@ -35,13 +35,18 @@ pub fn check_nesting(source: &str, limit: usize) -> Result<(), Diagnostic> {
         vec![Span::of(pieces[0].1)]
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = pieces.iter().map(|&(_, piece)| scope.spawn(move || Span::of(piece))).collect();
-            // A scan cannot panic: a failed join only means the thread could
-            // not report, and the piece is scanned here instead.
+            let handles: Vec<_> = pieces
+                .iter()
+                .map(|&(_, piece)| std::thread::Builder::new().spawn_scoped(scope, move || Span::of(piece)).ok())
+                .collect();
+            // A piece whose thread could not be started, or could not report
+            // (a scan cannot panic), is scanned here instead.
             handles
                 .into_iter()
                 .zip(&pieces)
-                .map(|(handle, &(_, piece))| handle.join().unwrap_or_else(|_| Span::of(piece)))
+                .map(|(handle, &(_, piece))| {
+                    handle.and_then(|handle| handle.join().ok()).unwrap_or_else(|| Span::of(piece))
+                })
                 .collect()
         })
     };
