@@ -174,13 +174,15 @@ impl Span {
 
     /// The depth after the run, started at `depth`.
     fn end(self, depth: usize) -> usize {
-        // The sums are bounded by the input's length, which fits an isize.
-        (depth as isize).max(-self.lowest).saturating_add(self.total).max(0) as usize
+        // The sums are bounded by the input's length, which fits an isize;
+        // the result is never negative, as `total >= lowest`.
+        (depth as isize).max(-self.lowest).saturating_add(self.total) as usize
     }
 
     /// The greatest depth the run reaches, started at `depth`.
     fn peak(self, depth: usize) -> usize {
-        (depth as isize).saturating_add(self.highest).max(self.rise).max(0) as usize
+        // Never negative, as `rise >= 0`.
+        (depth as isize).saturating_add(self.highest).max(self.rise) as usize
     }
 }
 
@@ -268,8 +270,9 @@ mod tests {
                 let mut depth = 0;
                 let mut peak = 0;
                 for &(_, piece) in &pieces(bytes, count) {
-                    peak = peak.max(Span::of(piece).peak(depth));
-                    depth = Span::of(piece).end(depth);
+                    let span = Span::of(piece);
+                    peak = peak.max(span.peak(depth));
+                    depth = span.end(depth);
                 }
                 assert_eq!((depth, peak), (whole.end(0), whole.peak(0)), "seed {seed}, {count} pieces");
             }
