@@ -33,10 +33,9 @@
 //! target allows: 4096 before PTX 8.1 or below sm_70, 32764 from PTX 8.1 on
 //! sm_70 and newer. `llc` checks nothing; `ptxas` fails late.
 
-use std::{
-    collections::{HashMap, HashSet},
-    fmt::Write as _,
-};
+use std::fmt::Write as _;
+
+use crate::ir::{HashMap, HashSet};
 
 use melior::{
     ir::{operation::OperationLike, OperationRef},

@@ -24,6 +24,16 @@ pub use symbols::*;
 pub use types::*;
 pub use values::*;
 
+/// The hash map of the passes: keyed by IR handles (pointers) and symbol
+/// names, hashed with rustc's Fx hash, which costs a few instructions a key
+/// where the standard library's DoS-resistant SipHash cost about a tenth
+/// of the passes' instructions (the keys come from one module, which
+/// a compiler trusts as much as it trusts its input).
+pub type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
+
+/// The hash set of the passes (see [`HashMap`]).
+pub type HashSet<T> = rustc_hash::FxHashSet<T>;
+
 /// Adds the `gpu` and `nvvm` dialects to `registry` (for tests that parse
 /// `gpu.module`s with NVVM targets).
 #[cfg(test)]

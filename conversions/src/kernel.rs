@@ -19,8 +19,11 @@ pub use ptxcc_dialect::attributes::{LLVM_BYVAL, NVVM_GRID_CONSTANT, NVVM_KERNEL}
 
 /// Whether `func` (an `llvm.func`) is a kernel.
 pub fn is_kernel(func: OperationRef) -> bool {
-    if func.has_attribute(NVVM_KERNEL) {
+    if crate::ir::has_discardable_attribute(func, NVVM_KERNEL) {
         return true;
+    }
+    if let Some(is_ptx_kernel) = crate::ir::llvm_func_is_ptx_kernel(func) {
+        return is_ptx_kernel;
     }
     let Ok(cconv) = func.attribute("CConv") else { return false };
     // Attributes are uniqued: compare with the one for `ptx_kernelcc`.
@@ -200,4 +203,42 @@ pub fn recorded_opt_byval(op: OperationRef) -> Option<bool> {
         current = parent.parent_operation();
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::{
+        operation::{OperationLike, WalkOrder, WalkResult},
+        Module,
+    };
+    use rstest::rstest;
+
+    use super::*;
+    use crate::abi::tests::llvm_context;
+
+    /// A kernel is marked by `nvvm.kernel` or by the `ptx_kernelcc` calling
+    /// convention (read from an `llvm.func`'s properties, and looked up by
+    /// name on any other op).
+    #[rstest]
+    #[case("llvm.func @f() attributes {nvvm.kernel} {\n  llvm.return\n}", true)]
+    #[case("llvm.func ptx_kernelcc @f() {\n  llvm.return\n}", true)]
+    #[case("llvm.func @f() {\n  llvm.return\n}", false)]
+    #[case("llvm.func ptx_devicecc @f() {\n  llvm.return\n}", false)]
+    #[case("\"test.func\"() {CConv = #llvm.cconv<ptx_kernelcc>} : () -> ()", true)]
+    #[case("\"test.func\"() {CConv = #llvm.cconv<ccc>} : () -> ()", false)]
+    #[case("\"test.func\"() {nvvm.kernel} : () -> ()", true)]
+    fn kernels(#[case] text: &str, #[case] expected: bool) {
+        let context = llvm_context();
+        context.set_allow_unregistered_dialects(true);
+        let module = Module::parse(&context, text).expect("parses");
+        let mut found = None;
+        module.as_operation().walk(WalkOrder::PreOrder, |op| {
+            if matches!(crate::ir::op_name(op), "llvm.func" | "test.func") {
+                found = Some(is_kernel(op));
+                return WalkResult::Interrupt;
+            }
+            WalkResult::Advance
+        });
+        assert_eq!(found, Some(expected));
+    }
 }

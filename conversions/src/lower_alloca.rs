@@ -296,7 +296,7 @@ fn slot_attributes<'c>(alloca: OperationRef<'c, '_>, dynamic: bool) -> Vec<(Iden
         let context: &'c melior::Context = unsafe { context_ref.to_ref() };
         let align = integer_attribute(alloca, "alignment").filter(|a| *a > 0).or_else(|| {
             let element = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
-            i64::try_from(DataLayout::default().pref_align(&element)).ok()
+            i64::try_from(DataLayout::nvptx64().pref_align(&element)).ok()
         });
         let i8_type = IntegerType::new(context, 8).into();
         let i64_type = IntegerType::new(context, 64).into();

@@ -69,8 +69,8 @@
 //! }
 //! ```
 
+use crate::ir::HashMap;
 use crate::ir::{BlockExt, OperationExt};
-use std::collections::HashMap;
 
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, OperationRef, Value, ValueLike},
@@ -326,7 +326,7 @@ pub fn memory_space_opt(
     }
     let kernel = is_kernel(func);
     let mut materializer =
-        Materializer { analysis: SpaceAnalysis::new(func, &ops, &options.space_rules()), memo: HashMap::new() };
+        Materializer { analysis: SpaceAnalysis::new(func, &ops, &options.space_rules()), memo: HashMap::default() };
     let mut stats = MemorySpaceStats::default();
     // Address computations in use now; those left without uses at the end
     // are erased.

@@ -8,7 +8,7 @@
 //! `llc` alone would have removed. [`breakable`] says whether SROA can split
 //! a slot; [`promotable`] whether it removes the slot entirely.
 
-use std::collections::HashSet;
+use crate::ir::HashSet;
 
 use melior::ir::{operation::OperationLike, Value, ValueLike};
 use ptxcc_dialect::names;
@@ -48,12 +48,12 @@ fn constant_gep(gep: melior::ir::OperationRef) -> bool {
 /// indices only, no volatile access).
 fn uses_allow(pointer: Value, strict: bool) -> bool {
     let Some(root) = root_alloca(pointer) else { return false };
-    let layout = DataLayout::default();
-    let slot_size = slot_size(&layout, root);
+    let layout = DataLayout::nvptx64();
+    let slot_size = slot_size(layout, root);
     // Each pointer with its constant offset into the slot (`None` below a
     // dynamic index).
     let mut work = vec![(root, Some(0i64))];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some((value, offset)) = work.pop() {
         if !seen.insert(value.to_raw().ptr) {
             continue;
@@ -63,7 +63,7 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
             match (op_name(op), used.index) {
                 ("llvm.addrspacecast", _) => work.extend(first_result(op).map(|r| (r, offset))),
                 ("llvm.getelementptr", 0) if constant_gep(op) => {
-                    let step = crate::abi::mlir::gep_offset(&layout, op);
+                    let step = crate::abi::mlir::gep_offset(layout, op);
                     let next = offset.zip(step).map(|(base, step)| base.wrapping_add(step));
                     work.extend(first_result(op).map(|r| (r, next)));
                 }
@@ -73,7 +73,7 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                 // dynamically indexed array). An index that may reach the
                 // whole slot leaves nothing to split.
                 ("llvm.getelementptr", 0) if !strict => {
-                    let covered = offset.zip(dynamic_range(&layout, op)).map(|(base, (start, size))| {
+                    let covered = offset.zip(dynamic_range(layout, op)).map(|(base, (start, size))| {
                         base.wrapping_add(start) <= 0
                             && base.wrapping_add(start).saturating_add(size as i64) >= slot_size as i64
                     });

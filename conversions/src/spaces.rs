@@ -4,7 +4,7 @@
 //! finds local pointers handed to a launch with it.
 
 use crate::ir::{BlockExt, OperationExt};
-use std::collections::{HashMap, HashSet};
+use crate::ir::{HashMap, HashSet};
 
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use ptxcc_dialect::{address_space, names, types::pointer_address_space};
@@ -85,7 +85,7 @@ impl SpaceAnalysis {
     pub fn new(func: OperationRef, ops: &[OperationRef], options: &SpaceRules) -> Self {
         let kernel = is_kernel(func);
         let slots_local = !options.llvm_opt_after.applies_to(func);
-        let mut analysis = SpaceAnalysis { spaces: HashMap::new() };
+        let mut analysis = SpaceAnalysis { spaces: HashMap::default() };
         let blocks = function_blocks(func);
         // Function parameters are fixed.
         if let Some(entry) = blocks.first() {
@@ -105,7 +105,7 @@ impl SpaceAnalysis {
         }
         // What each propagating value joins: a GEP its base, a select its
         // two arms, a block argument what every predecessor passes.
-        let mut rules: HashMap<usize, Vec<Value>> = HashMap::new();
+        let mut rules: HashMap<usize, Vec<Value>> = HashMap::default();
         for op in ops {
             if op.successor_count() == 0 {
                 continue;
@@ -162,7 +162,7 @@ impl SpaceAnalysis {
     /// nothing changed took one sweep per block of a chain: 70 s for a
     /// pointer passed down 16,000 blocks.)
     fn solve(&mut self, rules: &HashMap<usize, Vec<Value>>) {
-        let mut dependents: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut dependents: HashMap<usize, Vec<usize>> = HashMap::default();
         for (target, sources) in rules {
             for source in sources {
                 if is_generic_pointer(*source) {

@@ -23,7 +23,7 @@
 //! `error: vector atomics not supported on this architecture! 'llvm.atomicrmw fadd' on vector<2xf16> needs sm_90 and PTX 8.1 (atom .v2 .f16); the target is sm_80, PTX 7.0`.
 
 use crate::ir::{BlockExt, OperationExt};
-use std::collections::{HashMap, HashSet};
+use crate::ir::{HashMap, HashSet};
 
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef, Type, ValueLike},

@@ -302,6 +302,38 @@ bool ptxccLLVMArrayTypeGetNumElements(MlirType type, uint64_t *count) {
   return true;
 }
 
+/// The symbol name (`sym_name`) of `op`, read from an `llvm.func`'s
+/// properties directly: MLIR's lookup by name asks the op for its context
+/// first, through its location, which is a cache miss per call on a large
+/// module. Empty when `op` has no symbol name.
+MlirStringRef ptxccSymbolName(MlirOperation op) {
+  Operation *operation = unwrap(op);
+  if (auto func = llvm::dyn_cast<LLVM::LLVMFuncOp>(operation))
+    return wrap(func.getSymName());
+  if (auto name = operation->getAttrOfType<StringAttr>(
+          SymbolTable::getSymbolAttrName()))
+    return wrap(name.getValue());
+  return MlirStringRef{nullptr, 0};
+}
+
+/// Whether `op`, an `llvm.func`, has the `ptx_kernelcc` calling convention
+/// (1) or not (0), read from its properties as `ptxccSymbolName` reads; -1
+/// when `op` is not an `llvm.func`.
+int ptxccLLVMFuncIsPtxKernelCC(MlirOperation op) {
+  auto func = llvm::dyn_cast<LLVM::LLVMFuncOp>(unwrap(op));
+  if (!func)
+    return -1;
+  return func.getCConv() == LLVM::cconv::CConv::PTX_Kernel ? 1 : 0;
+}
+
+/// The linkage of `op` when it is an `llvm.func` (an `LLVM::linkage::Linkage`,
+/// numbered as the C API's `MlirLLVMLinkage`), read from its properties as
+/// `ptxccSymbolName` reads; -1 when `op` is not an `llvm.func`.
+int ptxccLLVMFuncLinkage(MlirOperation op) {
+  auto func = llvm::dyn_cast<LLVM::LLVMFuncOp>(unwrap(op));
+  return func ? static_cast<int>(func.getLinkage()) : -1;
+}
+
 /// The `other` and `argMem` levels of a `#llvm.memory_effects` attribute
 /// (`LLVM::ModRefInfo`: 0 none, 1 read, 2 write, 3 read-write); false when
 /// `attribute` is not one.

@@ -108,6 +108,16 @@ unsafe extern "C" {
     pub fn ptxccLLVMTargetFeaturesAttrGetNumFeatures(attribute: MlirAttribute) -> isize;
     /// Feature `index` of a `#llvm.target_features` attribute.
     pub fn ptxccLLVMTargetFeaturesAttrGetFeature(attribute: MlirAttribute, index: isize) -> MlirStringRef;
+    /// The symbol name of an op (`sym_name`; read from an `llvm.func`'s
+    /// properties without asking the op for its context); empty when it has
+    /// none.
+    fn ptxccSymbolName(op: MlirOperation) -> MlirStringRef;
+    /// Whether an `llvm.func` has the `ptx_kernelcc` calling convention (1)
+    /// or not (0); -1 when the op is not an `llvm.func`.
+    fn ptxccLLVMFuncIsPtxKernelCC(op: MlirOperation) -> std::ffi::c_int;
+    /// The linkage of an `llvm.func` (numbered as `MlirLLVMLinkage`); -1
+    /// when the op is not an `llvm.func`.
+    fn ptxccLLVMFuncLinkage(op: MlirOperation) -> std::ffi::c_int;
     /// The `other` and `argMem` levels of a `#llvm.memory_effects`
     /// attribute (see [`ModRef`]); false when it is not one.
     pub fn ptxccLLVMMemoryEffectsAttrGetLevels(attribute: MlirAttribute, other: *mut u32, arg_mem: *mut u32) -> bool;
@@ -415,6 +425,44 @@ pub fn emit_error(location: MlirLocation, message: &std::ffi::CStr) {
 pub fn operation_name_key(op: MlirOperation) -> *const c_void {
     // SAFETY: the op handle is live (the caller's `MlirOperation`).
     unsafe { mlir_sys::mlirOperationGetName(op) }.ptr
+}
+
+/// The symbol name (`sym_name`) of `op`, read from an `llvm.func`'s
+/// properties without a lookup by name (which asks the op for its context
+/// first, through its location: a cache miss per call on a large module);
+/// `None` when it has none.
+///
+/// # Safety
+/// `op` must be live, and the bytes must not be used after its context is
+/// destroyed (they are a uniqued string of the context; `'c` is the
+/// context's lifetime).
+pub unsafe fn symbol_name<'c>(op: MlirOperation) -> Option<&'c [u8]> {
+    // SAFETY: the op handle is live (the caller's guarantee); the call only
+    // reads it.
+    let name = unsafe { ptxccSymbolName(op) };
+    // SAFETY: a uniqued string of the op's context, `length` bytes long,
+    // alive for `'c` (the caller's guarantee).
+    (name.length > 0).then(|| unsafe { std::slice::from_raw_parts(name.data.cast::<u8>(), name.length) })
+}
+
+/// The linkage of `op` when it is an `llvm.func` (an `MlirLLVMLinkage`
+/// value, read from its properties); `None` for any other op.
+pub fn llvm_func_linkage(op: MlirOperation) -> Option<u32> {
+    // SAFETY: the op handle is live (the caller's `MlirOperation`); the call
+    // only reads it.
+    u32::try_from(unsafe { ptxccLLVMFuncLinkage(op) }).ok()
+}
+
+/// Whether `op`, an `llvm.func`, has the `ptx_kernelcc` calling convention
+/// (read from its properties); `None` for any other op.
+pub fn llvm_func_is_ptx_kernel(op: MlirOperation) -> Option<bool> {
+    // SAFETY: the op handle is live (the caller's `MlirOperation`); the call
+    // only reads it.
+    match unsafe { ptxccLLVMFuncIsPtxKernelCC(op) } {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    }
 }
 
 /// The address space of `ty` when it is an `!llvm.ptr`.

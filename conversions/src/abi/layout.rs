@@ -156,6 +156,16 @@ pub struct DataLayout {
     aggregate_pref: u64,
 }
 
+impl DataLayout {
+    /// The NVPTX64 layout of LLVM 22 ([`NVPTX64_LAYOUT`]), parsed once: for
+    /// the per-op queries of the passes (parsing it costs more than most
+    /// of what it answers).
+    pub fn nvptx64() -> &'static DataLayout {
+        static LAYOUT: std::sync::OnceLock<DataLayout> = std::sync::OnceLock::new();
+        LAYOUT.get_or_init(DataLayout::default)
+    }
+}
+
 impl Default for DataLayout {
     /// The NVPTX64 layout of LLVM 22 ([`NVPTX64_LAYOUT`]).
     fn default() -> Self {

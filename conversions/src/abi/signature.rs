@@ -1,7 +1,7 @@
 //! Reading a [`FunctionSignature`] and a [`Target`] from an `llvm.func`.
 
 use crate::ir::OperationExt;
-use std::collections::{HashMap, HashSet};
+use crate::ir::{HashMap, HashSet};
 
 use melior::ir::{
     attribute::{ArrayAttribute, AttributeLike, IntegerAttribute, StringAttribute, TypeAttribute},
@@ -25,7 +25,7 @@ use crate::{
 /// address only such code takes is aligned as one whose address is not
 /// taken. (`llvm.used` entries, which LLVM ignores here, count.)
 pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
-    let mut taken = HashSet::new();
+    let mut taken = HashSet::default();
     for op in crate::ir::nested_ops(module) {
         if op_name(op) == "llvm.mlir.addressof" && !only_called(op) {
             if let Some(name) = op.attribute("global_name").ok().and_then(flat_symbol_name) {
@@ -80,7 +80,7 @@ fn is_removable(op: OperationRef) -> bool {
 /// dead in turn (looked at up to a bound, beyond which it counts as live).
 fn is_dead(op: OperationRef) -> bool {
     const MAX_OPS: usize = 64;
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work = vec![op];
     while let Some(op) = work.pop() {
         if !seen.insert(op.to_raw().ptr) {
@@ -113,11 +113,7 @@ pub fn functions_by_name<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String
 
 /// The name of an `llvm.func`.
 pub fn function_name(func: OperationRef) -> String {
-    func.attribute("sym_name")
-        .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
-        .unwrap_or_default()
+    crate::ir::symbol_name(func).to_string()
 }
 
 /// An alignment attribute: `Ok(None)` when absent, an error unless it is a

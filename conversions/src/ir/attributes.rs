@@ -195,6 +195,23 @@ pub fn ptx_kernel_cconv(context: &Context) -> Attribute<'_> {
     }
 }
 
+/// Whether `op` has the discardable attribute `name` (a dialect attribute
+/// such as `nvvm.kernel`; inherent attributes are not looked at, which saves
+/// the lookup by name its cost on a large module: see
+/// [`super::symbol_name`]).
+pub fn has_discardable_attribute(op: OperationRef, name: &str) -> bool {
+    let name_ref = melior::StringRef::new(name);
+    // SAFETY: the op is alive; the name outlives the call.
+    let found = unsafe { mlir_sys::mlirOperationGetDiscardableAttributeByName(op.to_raw(), name_ref.to_raw()) };
+    !found.ptr.is_null()
+}
+
+/// Whether `op`, an `llvm.func`, has the `ptx_kernelcc` calling convention
+/// (read from its properties); `None` when `op` is not an `llvm.func`.
+pub fn llvm_func_is_ptx_kernel(op: OperationRef) -> Option<bool> {
+    ptxcc_shim::llvm_func_is_ptx_kernel(op.to_raw())
+}
+
 /// The components of `location` when it is a fused location (possibly
 /// none), `None` for any other location.
 pub fn fused_locations(location: Location) -> Option<Vec<Location>> {

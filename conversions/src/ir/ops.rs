@@ -37,6 +37,13 @@ pub(crate) unsafe fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) ->
         let text = mlir_sys::mlirIdentifierStr(identifier);
         std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)
     };
+    // Op and attribute names are ASCII, checked inline: the passes ask for
+    // millions of names, and a call to `from_utf8` per name cost 218 M
+    // instructions at 5000 functions, against 1.2 G for all the passes.
+    if bytes.iter().fold(0u8, |seen, byte| seen | byte) < 0x80 {
+        // SAFETY: ASCII is UTF-8.
+        return unsafe { std::str::from_utf8_unchecked(bytes) };
+    }
     std::str::from_utf8(bytes).unwrap_or_default()
 }
 

@@ -91,6 +91,14 @@ impl LlvmLinkage {
 
 /// The linkage of `func` (an `llvm.func`; `external` when not written).
 pub fn llvm_linkage(func: OperationRef) -> LlvmLinkage {
+    // Read from the function's properties, without a lookup by name.
+    let Some(number) = ptxcc_shim::llvm_func_linkage(func.to_raw()) else { return linkage_by_name(func) };
+    LlvmLinkage::ALL.iter().find(|&&(_, kind)| kind == number).map_or(LlvmLinkage::External, |&(linkage, _)| linkage)
+}
+
+/// [`llvm_linkage`] through the op's `linkage` attribute, looked up by name
+/// (for ops other than `llvm.func`).
+fn linkage_by_name(func: OperationRef) -> LlvmLinkage {
     let Ok(attribute) = func.attribute("linkage") else { return LlvmLinkage::External };
     let context = crate::context::context_of(func);
     // Attributes are uniqued: find the one that is equal.
@@ -101,6 +109,18 @@ pub fn llvm_linkage(func: OperationRef) -> LlvmLinkage {
             attribute == unsafe { Attribute::from_raw(mlir_sys::mlirLLVMLinkageAttrGet(context.to_raw(), kind)) }
         })
         .map_or(LlvmLinkage::External, |&(linkage, _)| linkage)
+}
+
+/// The symbol name of `op` (`sym_name`); empty when it has none or it is
+/// not UTF-8. An `llvm.func`'s is read from its properties: the lookup by
+/// name that `OperationLike::attribute` makes asks the op for its context
+/// first, through its location, which costs a cache miss per call on a large
+/// module.
+pub fn symbol_name<'c>(op: OperationRef<'c, '_>) -> &'c str {
+    // SAFETY: the op is alive; its name is a string of its context, which
+    // outlives `'c`.
+    let name = unsafe { ptxcc_shim::symbol_name::<'c>(op.to_raw()) };
+    name.and_then(|bytes| std::str::from_utf8(bytes).ok()).unwrap_or_default()
 }
 
 /// Every `llvm.func` in `module` (in nested modules too, not inside function
@@ -130,4 +150,54 @@ pub const GPU_CONTAINER_MODULE: &str = "gpu.container_module";
 /// ptxcc leaves host code as it is.
 pub fn is_host_function(func: OperationRef) -> bool {
     func.parent_operation().is_some_and(|parent| parent.has_attribute(GPU_CONTAINER_MODULE))
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::Module;
+    use rstest::rstest;
+
+    use super::*;
+    use crate::abi::tests::llvm_context;
+
+    /// The linkage read from an `llvm.func`'s properties is the one its
+    /// `linkage` attribute names (the shim's numbering is the C API's).
+    #[rstest]
+    #[case("llvm.func @f() {\n  llvm.return\n}", LlvmLinkage::External)]
+    #[case("llvm.func @f()", LlvmLinkage::External)]
+    #[case("llvm.func available_externally @f() {\n  llvm.return\n}", LlvmLinkage::AvailableExternally)]
+    #[case("llvm.func linkonce @f() {\n  llvm.return\n}", LlvmLinkage::Linkonce)]
+    #[case("llvm.func linkonce_odr @f() {\n  llvm.return\n}", LlvmLinkage::LinkonceOdr)]
+    #[case("llvm.func weak @f() {\n  llvm.return\n}", LlvmLinkage::Weak)]
+    #[case("llvm.func weak_odr @f() {\n  llvm.return\n}", LlvmLinkage::WeakOdr)]
+    #[case("llvm.func internal @f() {\n  llvm.return\n}", LlvmLinkage::Internal)]
+    #[case("llvm.func private @f() {\n  llvm.return\n}", LlvmLinkage::Private)]
+    #[case("llvm.func extern_weak @f()", LlvmLinkage::ExternWeak)]
+    fn linkage_from_properties_is_the_attributes(#[case] text: &str, #[case] expected: LlvmLinkage) {
+        let context = llvm_context();
+        let module = Module::parse(&context, text).expect("parses");
+        let func = module_functions(module.as_operation())[0];
+        assert_eq!(llvm_linkage(func), expected);
+        assert_eq!(linkage_by_name(func), expected);
+    }
+
+    /// `symbol_name` reads an `llvm.func`'s name from its properties and any
+    /// other symbol's from its `sym_name` attribute.
+    #[rstest]
+    #[case("llvm.func @kernel_1()", "llvm.func", "kernel_1")]
+    #[case("llvm.mlir.global internal @table(0 : i32) : i32", "llvm.mlir.global", "table")]
+    #[case("llvm.func @f() {\n  llvm.return\n}", "llvm.return", "")]
+    fn symbol_names(#[case] text: &str, #[case] op: &str, #[case] expected: &str) {
+        let context = llvm_context();
+        let module = Module::parse(&context, text).expect("parses");
+        let mut found = None;
+        module.as_operation().walk(WalkOrder::PreOrder, |candidate| {
+            if op_name(candidate) == op {
+                found = Some(symbol_name(candidate).to_string());
+                return WalkResult::Interrupt;
+            }
+            WalkResult::Advance
+        });
+        assert_eq!(found.as_deref(), Some(expected));
+    }
 }

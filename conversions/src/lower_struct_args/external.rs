@@ -41,7 +41,7 @@
 //! llvm.func ptx_kernelcc @k(...) { ... llvm.call @dot_ptxcc(%x, %y) ... }
 //! ```
 
-use std::collections::HashMap;
+use crate::ir::HashMap;
 
 use melior::ir::{
     attribute::{ArrayAttribute, DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
@@ -93,7 +93,7 @@ pub fn split_external_functions<'c, 'a>(
 ) -> usize {
     let (lower_byval, whole_program) = (options.opt_byval, options.whole_program);
     let functions = module_functions(module);
-    let mut defined: HashMap<String, usize> = HashMap::new();
+    let mut defined: HashMap<String, usize> = HashMap::default();
     for func in &functions {
         *defined.entry(function_name(*func)).or_default() += 1;
     }
@@ -249,7 +249,8 @@ mod tests {
 
     #[test]
     fn fresh_names_avoid_taken_ones() {
-        let taken: HashMap<String, usize> = [("f_ptxcc".to_string(), 1), ("f_ptxcc_1".to_string(), 1)].into();
+        let taken: HashMap<String, usize> =
+            [("f_ptxcc".to_string(), 1), ("f_ptxcc_1".to_string(), 1)].into_iter().collect();
         assert_eq!(fresh_name("f", &taken), "f_ptxcc_2");
         assert_eq!(fresh_name("g", &taken), "g_ptxcc");
     }

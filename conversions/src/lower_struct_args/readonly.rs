@@ -9,7 +9,7 @@
 //! everywhere else.
 
 use crate::ir::BlockExt;
-use std::collections::{HashMap, HashSet};
+use crate::ir::{HashMap, HashSet};
 
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
 use ptxcc_dialect::types::pointer_address_space;
@@ -69,7 +69,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
     /// The analysis of the functions of `module`. A name defined twice (in
     /// nested modules) is treated as unknown.
     pub fn new(module: OperationRef<'c, 'a>) -> Self {
-        let mut functions = HashMap::new();
+        let mut functions = HashMap::default();
         for func in module_functions(module) {
             functions.entry(function_name(func)).and_modify(|known| *known = None).or_insert(Some(func));
         }
@@ -87,10 +87,10 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
     fn with_functions(functions: std::sync::Arc<HashMap<String, Option<OperationRef<'c, 'a>>>>) -> Self {
         Self {
             functions,
-            decided: HashMap::new(),
-            in_progress: HashSet::new(),
+            decided: HashMap::default(),
+            in_progress: HashSet::default(),
             assumptions: 0,
-            pointers: HashMap::new(),
+            pointers: HashMap::default(),
         }
     }
 
@@ -116,7 +116,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         }
         let assumptions = self.assumptions;
         // Each pointer reached, with the pointer it was reached from.
-        let mut parent: HashMap<usize, usize> = HashMap::new();
+        let mut parent: HashMap<usize, usize> = HashMap::default();
         parent.insert(start, start);
         let mut work = vec![pointer];
         let mut outcome = Ok(());

@@ -2,8 +2,8 @@
 //! strategy `ptxcc.load_param`, param-space operands, one
 //! `ptxcc.param_to_generic`, or a local copy.
 
+use crate::ir::HashMap;
 use crate::ir::OperationExt;
-use std::collections::HashMap;
 
 use melior::{
     ir::{
@@ -89,7 +89,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         return;
     }
 
-    let mut rewriter = Rewriter { context: &context, view: view_value, memo: HashMap::new(), plan };
+    let mut rewriter = Rewriter { context: &context, view: view_value, memo: HashMap::default(), plan };
     if plan.strategy == Strategy::CastOnly {
         let generic =
             ops::param_to_generic(&context, pointer_type(&context, address_space::GENERIC), view_value, location);
@@ -99,7 +99,7 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         set_parameter_attribute(func, plan.index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
     }
 
-    let mut dropped = std::collections::HashSet::new();
+    let mut dropped = crate::ir::HashSet::default();
     for action in &plan.actions {
         match action {
             Action::DropAssume(assume) => {

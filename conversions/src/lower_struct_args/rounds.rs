@@ -25,7 +25,7 @@ pub(super) fn lower_device_functions<'c, 'a>(
     options: &LowerStructArgsOptions,
     layout: &DataLayout,
     targets: &mut TargetCache,
-) -> std::collections::HashMap<String, symbols::SymbolUses<'c, 'a>> {
+) -> crate::ir::HashMap<String, symbols::SymbolUses<'c, 'a>> {
     let thresholds = options.thresholds();
     // Externally visible functions the module calls: an internal clone for
     // the module's calls (or, for a whole program, internal linkage), which
@@ -42,7 +42,7 @@ pub(super) fn lower_device_functions<'c, 'a>(
     let graph = symbols::CallGraph::new(&symbols);
     // The functions to plan in this round: all of them in the first, then
     // those the last round's rewrites can have changed the plan of.
-    let mut to_plan: Option<std::collections::HashSet<String>> = None;
+    let mut to_plan: Option<crate::ir::HashSet<String>> = None;
     // Rounds until nothing changes: rewriting one function's call sites can
     // make its callers' parameters plain leaf reads (a struct forwarded to
     // a flattened callee is read leaf by leaf), which the next round

@@ -7,7 +7,7 @@
 //! the module again (each walk of a large module costs a few percent of a
 //! pipeline run).
 
-use std::collections::{HashMap, HashSet};
+use crate::ir::{HashMap, HashSet};
 
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Attribute, OperationRef, RegionLike},
@@ -100,7 +100,7 @@ struct Part<'c, 'a> {
 /// Walks `roots` and every op in them (pre-order), as [`symbol_uses`] does.
 fn walk_part<'c, 'a>(roots: &[OperationRef<'c, 'a>], musttail: Option<Attribute>) -> Part<'c, 'a> {
     let mut part = Part::default();
-    let mut kinds: HashMap<*const std::ffi::c_void, OpKind> = HashMap::new();
+    let mut kinds: HashMap<*const std::ffi::c_void, OpKind> = HashMap::default();
     let mut named_attributes = Vec::new();
     for &root in roots {
         // Collected first: a panic cannot unwind through MLIR's walk callback.
@@ -160,8 +160,8 @@ fn walk_part<'c, 'a>(roots: &[OperationRef<'c, 'a>], musttail: Option<Attribute>
 
 /// The symbol uses the parts found, in order.
 fn merge<'c, 'a>(parts: Vec<Part<'c, 'a>>) -> HashMap<String, SymbolUses<'c, 'a>> {
-    let mut found: HashMap<String, SymbolUses> = HashMap::new();
-    let mut defined: HashMap<String, usize> = HashMap::new();
+    let mut found: HashMap<String, SymbolUses> = HashMap::default();
+    let mut defined: HashMap<String, usize> = HashMap::default();
     for part in parts {
         for (name, call) in part.calls {
             found.entry(name).or_default().calls.push(call);
@@ -277,7 +277,7 @@ impl CallGraph {
     /// one of those bodies (its call sites changed). Symbol uses only
     /// change by calls being rebuilt.
     pub fn affected_by<'n>(&self, rewritten: impl IntoIterator<Item = &'n str>) -> HashSet<String> {
-        let mut changed_bodies: HashSet<String> = HashSet::new();
+        let mut changed_bodies: HashSet<String> = HashSet::default();
         for name in rewritten {
             changed_bodies.insert(name.to_string());
             changed_bodies.extend(self.callers.get(name).into_iter().flatten().cloned());

@@ -219,7 +219,7 @@ pub fn populate_copy_param_patterns(
         if size <= options.inline_copy_threshold || breakable {
             let fields = breakable.then(|| slot_type(dst)).flatten();
             let plan = fields
-                .and_then(|ty| plan_field_copy(&DataLayout::default(), &ty, size, alignment))
+                .and_then(|ty| plan_field_copy(DataLayout::nvptx64(), &ty, size, alignment))
                 .unwrap_or_else(|| plan_inline_copy(size, alignment, vector_copy));
             let mut parts = Vec::with_capacity(plan.len());
             for access in &plan {

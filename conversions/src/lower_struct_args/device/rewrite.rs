@@ -6,8 +6,8 @@ use super::{
     ElidedSlot, FlatLeaf, ParamPlan,
 };
 
+use crate::ir::HashMap;
 use crate::ir::{BlockExt, OperationExt};
-use std::collections::HashMap;
 
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
@@ -434,7 +434,7 @@ fn rebuild_value<'c, 'a>(
 /// The callee side of a flattened `byval` pointer: each load reads its leaf
 /// parameter; the loads, the GEPs and the debug intrinsics go.
 fn replace_leaf_reads<'c, 'a>(old: Value<'c, 'a>, leaves: &[FlatLeaf<'c>], values: &[Value<'c, 'a>]) {
-    let found = leaf_reads(&DataLayout::default(), old, leaves).expect("the plan checked the uses");
+    let found = leaf_reads(DataLayout::nvptx64(), old, leaves).expect("the plan checked the uses");
     for (load, position) in found.reads {
         let result = first_result(load).expect("one result");
         // Same type; the load is erased once unused.
