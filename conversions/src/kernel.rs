@@ -207,10 +207,7 @@ pub fn recorded_opt_byval(op: OperationRef) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
-    use melior::ir::{
-        operation::{OperationLike, WalkOrder, WalkResult},
-        Module,
-    };
+    use melior::ir::Module;
     use rstest::rstest;
 
     use super::*;
@@ -231,14 +228,9 @@ mod tests {
         let context = llvm_context();
         context.set_allow_unregistered_dialects(true);
         let module = Module::parse(&context, text).expect("parses");
-        let mut found = None;
-        module.as_operation().walk(WalkOrder::PreOrder, |op| {
-            if matches!(crate::ir::op_name(op), "llvm.func" | "test.func") {
-                found = Some(is_kernel(op));
-                return WalkResult::Interrupt;
-            }
-            WalkResult::Advance
-        });
-        assert_eq!(found, Some(expected));
+        let func = crate::ir::nested_ops(module.as_operation())
+            .into_iter()
+            .find(|op| matches!(crate::ir::op_name(*op), "llvm.func" | "test.func"));
+        assert_eq!(func.map(is_kernel), Some(expected));
     }
 }

@@ -69,8 +69,7 @@
 //! }
 //! ```
 
-use crate::ir::HashMap;
-use crate::ir::{BlockExt, OperationExt};
+use crate::ir::{BlockExt, HashMap, OperationExt};
 
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, OperationRef, Value, ValueLike},

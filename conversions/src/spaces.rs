@@ -3,8 +3,7 @@
 //! block arguments. `memory-space-opt` rewrites with it; `ptxcc-verify`
 //! finds local pointers handed to a launch with it.
 
-use crate::ir::{BlockExt, OperationExt};
-use crate::ir::{HashMap, HashSet};
+use crate::ir::{BlockExt, HashMap, HashSet, OperationExt};
 
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use ptxcc_dialect::{address_space, names, types::pointer_address_space};

@@ -22,8 +22,7 @@
 //! After: the IR is unchanged; the pass fails with
 //! `error: vector atomics not supported on this architecture! 'llvm.atomicrmw fadd' on vector<2xf16> needs sm_90 and PTX 8.1 (atom .v2 .f16); the target is sm_80, PTX 7.0`.
 
-use crate::ir::{BlockExt, OperationExt};
-use crate::ir::{HashMap, HashSet};
+use crate::ir::{BlockExt, HashMap, HashSet, OperationExt};
 
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef, Type, ValueLike},

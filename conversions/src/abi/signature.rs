@@ -1,7 +1,6 @@
 //! Reading a [`FunctionSignature`] and a [`Target`] from an `llvm.func`.
 
-use crate::ir::OperationExt;
-use crate::ir::{HashMap, HashSet};
+use crate::ir::{HashMap, HashSet, OperationExt};
 
 use melior::ir::{
     attribute::{ArrayAttribute, AttributeLike, IntegerAttribute, StringAttribute, TypeAttribute},

@@ -89,26 +89,11 @@ impl LlvmLinkage {
     ];
 }
 
-/// The linkage of `func` (an `llvm.func`; `external` when not written).
+/// The linkage of `func` (an `llvm.func`; `external` when not written, and
+/// for any other op), read from its properties.
 pub fn llvm_linkage(func: OperationRef) -> LlvmLinkage {
-    // Read from the function's properties, without a lookup by name.
-    let Some(number) = ptxcc_shim::llvm_func_linkage(func.to_raw()) else { return linkage_by_name(func) };
+    let Some(number) = ptxcc_shim::llvm_func_linkage(func.to_raw()) else { return LlvmLinkage::External };
     LlvmLinkage::ALL.iter().find(|&&(_, kind)| kind == number).map_or(LlvmLinkage::External, |&(linkage, _)| linkage)
-}
-
-/// [`llvm_linkage`] through the op's `linkage` attribute, looked up by name
-/// (for ops other than `llvm.func`).
-fn linkage_by_name(func: OperationRef) -> LlvmLinkage {
-    let Ok(attribute) = func.attribute("linkage") else { return LlvmLinkage::External };
-    let context = crate::context::context_of(func);
-    // Attributes are uniqued: find the one that is equal.
-    LlvmLinkage::ALL
-        .iter()
-        .find(|&&(_, kind)| {
-            // SAFETY: the context is alive; the attribute is owned by it.
-            attribute == unsafe { Attribute::from_raw(mlir_sys::mlirLLVMLinkageAttrGet(context.to_raw(), kind)) }
-        })
-        .map_or(LlvmLinkage::External, |&(linkage, _)| linkage)
 }
 
 /// The symbol name of `op` (`sym_name`); empty when it has none or it is
@@ -160,8 +145,8 @@ mod tests {
     use super::*;
     use crate::abi::tests::llvm_context;
 
-    /// The linkage read from an `llvm.func`'s properties is the one its
-    /// `linkage` attribute names (the shim's numbering is the C API's).
+    /// The linkage read from an `llvm.func`'s properties is the one written
+    /// (the shim's numbering is the C API's).
     #[rstest]
     #[case("llvm.func @f() {\n  llvm.return\n}", LlvmLinkage::External)]
     #[case("llvm.func @f()", LlvmLinkage::External)]
@@ -173,12 +158,10 @@ mod tests {
     #[case("llvm.func internal @f() {\n  llvm.return\n}", LlvmLinkage::Internal)]
     #[case("llvm.func private @f() {\n  llvm.return\n}", LlvmLinkage::Private)]
     #[case("llvm.func extern_weak @f()", LlvmLinkage::ExternWeak)]
-    fn linkage_from_properties_is_the_attributes(#[case] text: &str, #[case] expected: LlvmLinkage) {
+    fn linkage_from_properties(#[case] text: &str, #[case] expected: LlvmLinkage) {
         let context = llvm_context();
         let module = Module::parse(&context, text).expect("parses");
-        let func = module_functions(module.as_operation())[0];
-        assert_eq!(llvm_linkage(func), expected);
-        assert_eq!(linkage_by_name(func), expected);
+        assert_eq!(llvm_linkage(module_functions(module.as_operation())[0]), expected);
     }
 
     /// `symbol_name` reads an `llvm.func`'s name from its properties and any
@@ -190,14 +173,8 @@ mod tests {
     fn symbol_names(#[case] text: &str, #[case] op: &str, #[case] expected: &str) {
         let context = llvm_context();
         let module = Module::parse(&context, text).expect("parses");
-        let mut found = None;
-        module.as_operation().walk(WalkOrder::PreOrder, |candidate| {
-            if op_name(candidate) == op {
-                found = Some(symbol_name(candidate).to_string());
-                return WalkResult::Interrupt;
-            }
-            WalkResult::Advance
-        });
-        assert_eq!(found.as_deref(), Some(expected));
+        let found =
+            crate::ir::nested_ops(module.as_operation()).into_iter().find(|candidate| op_name(*candidate) == op);
+        assert_eq!(found.map(symbol_name), Some(expected));
     }
 }

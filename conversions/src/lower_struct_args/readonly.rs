@@ -8,8 +8,7 @@
 //! calls of any depth (cycles included), and answers conservatively
 //! everywhere else.
 
-use crate::ir::BlockExt;
-use crate::ir::{HashMap, HashSet};
+use crate::ir::{BlockExt, HashMap, HashSet};
 
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
 use ptxcc_dialect::types::pointer_address_space;

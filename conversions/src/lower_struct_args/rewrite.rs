@@ -2,8 +2,7 @@
 //! strategy `ptxcc.load_param`, param-space operands, one
 //! `ptxcc.param_to_generic`, or a local copy.
 
-use crate::ir::HashMap;
-use crate::ir::OperationExt;
+use crate::ir::{HashMap, OperationExt};
 
 use melior::{
     ir::{

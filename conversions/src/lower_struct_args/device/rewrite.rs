@@ -6,8 +6,7 @@ use super::{
     ElidedSlot, FlatLeaf, ParamPlan,
 };
 
-use crate::ir::HashMap;
-use crate::ir::{BlockExt, OperationExt};
+use crate::ir::{BlockExt, HashMap, OperationExt};
 
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
