@@ -13,6 +13,19 @@ import sys
 
 DEFAULT_TARGET = '#nvvm.target<chip = "sm_90", features = "+ptx80">'
 
+# Upstream's --gpu-lower-to-nvvm-pipeline (sm_90, PTX 8.0), stopped before
+# gpu-module-to-binary: MLIR GPU programs as MLIR compilers hand them to
+# ptxcc, LLVM/NVVM inside gpu.module with host code beside it
+# (`mlir-opt --gpu-lower-to-nvvm-pipeline --dump-pass-pipeline` lists it).
+# The lit suite (test/lit.cfg.py) and test/memcheck use it.
+GPU_LOWER_TO_NVVM = (
+    "builtin.module(convert-nvgpu-to-nvvm,gpu-kernel-outlining,convert-vector-to-scf,convert-scf-to-cf,"
+    "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
+    "nvvm-attach-target{chip=sm_90 features=+ptx80},lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
+    "canonicalize,cse,gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),gpu-to-llvm,"
+    "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts)"
+)
+
 
 def in_gpu_module(imported, target=DEFAULT_TARGET):
     """The text of `imported` (a module printed by MLIR) moved into a

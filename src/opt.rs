@@ -148,7 +148,7 @@ fn run_input(config: &OptConfig, input: &[u8], filename: &str, mut output: Outpu
         };
         return OptOutcome { messages: render(&plain_error(message.into()), filename, None), ..OptOutcome::default() };
     }
-    let (diagnostics, ok) = process_piece(config, kind, input, filename, &mut output);
+    let (diagnostics, ok) = process_piece(config, kind, input, filename, &mut output, config.leak_ir);
     let mut outcome = OptOutcome { success: ok, write_error: output.error, ..OptOutcome::default() };
     // LLVM IR text: show the line a parse error points at.
     let text = (kind == InputKind::Llvm).then(|| std::str::from_utf8(input).ok()).flatten();
@@ -189,9 +189,12 @@ fn run_text(config: &OptConfig, source: &str, filename: &str, mut output: Output
     } else {
         vec![std::borrow::Cow::Borrowed(source)]
     };
-    for piece in &pieces {
+    for (index, piece) in pieces.iter().enumerate() {
+        // Only the last piece's IR is left to the operating system: a leaked
+        // context keeps the threads of its pool, one more set per piece.
+        let leak = config.leak_ir && index + 1 == pieces.len();
         let (diagnostics, ok) = match check_nesting(piece, MAX_NESTING) {
-            Ok(()) => process_piece(config, InputKind::MlirText, piece.as_bytes(), filename, &mut output),
+            Ok(()) => process_piece(config, InputKind::MlirText, piece.as_bytes(), filename, &mut output, leak),
             Err(error) => (vec![Diagnostic { file: Some(filename.to_string()), ..error }], false),
         };
         if config.verify_diagnostics.is_some() {
@@ -233,13 +236,16 @@ pub fn split_input(source: &str) -> Vec<String> {
 }
 
 /// Parses, verifies, transforms and prints one piece to `output` (when
-/// everything succeeded). Returns the diagnostics and success.
+/// everything succeeded). Returns the diagnostics and success. With `leak`
+/// its context and IR are left to the operating system (for the last piece
+/// of a driver about to exit).
 fn process_piece(
     config: &OptConfig,
     kind: InputKind,
     source: &[u8],
     filename: &str,
     output: &mut Output,
+    leak: bool,
 ) -> (Vec<Diagnostic>, bool) {
     let context = match create_context() {
         Ok(context) => context,
@@ -249,9 +255,9 @@ fn process_piece(
     // SAFETY: the context is alive.
     unsafe { shim::ptxccContextSetPrintOpOnDiagnostic(context.to_raw(), config.verify_diagnostics.is_none()) };
     let collector = DiagnosticCollector::attach(&context);
-    let result = transform(config, &context, kind, source, filename, output);
+    let result = transform(config, &context, kind, source, filename, output, leak);
     let mut diagnostics = collector.take();
-    if config.leak_ir {
+    if leak {
         std::mem::forget(collector);
         std::mem::forget(context);
     }
@@ -272,7 +278,7 @@ fn plain_error(message: String) -> Diagnostic {
 
 /// The work on one piece, printed to `output`. `Err(None)`: the problem was
 /// reported as a diagnostic; `Err(Some(message))`: a problem without a
-/// location.
+/// location. With `leak` the module is left to the operating system.
 fn transform(
     config: &OptConfig,
     context: &Context,
@@ -280,6 +286,7 @@ fn transform(
     source: &[u8],
     filename: &str,
     output: &mut Output,
+    leak: bool,
 ) -> Result<(), Option<String>> {
     let mut module = match kind {
         InputKind::Llvm => import_llvm_ir(context, source, filename).ok_or(None)?,
@@ -345,7 +352,7 @@ fn transform(
             .and_then(|target| emit_ptx(&module, &target))
             .map(|text| output.piece(text.as_bytes())),
     };
-    if config.leak_ir {
+    if leak {
         std::mem::forget(module);
     }
     result
@@ -384,6 +391,14 @@ fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -
         work();
         return true;
     };
+    if !verify.mlir {
+        // Only ptxcc's own checks (the pass manager ran MLIR's verifier after
+        // every pass): a quick walk, not worth a thread with a stack of
+        // `STACK_SIZE` (reserved address space, but valgrind paints all of
+        // it: 2 s a piece).
+        work();
+        return verify.check(op);
+    }
     let raw = op.to_raw().ptr as usize;
     std::thread::scope(|scope| {
         let verifier = std::thread::Builder::new()

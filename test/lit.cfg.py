@@ -2,6 +2,7 @@
 #   PTXCC_OPT=target/debug/ptxcc-opt /usr/lib/llvm-22/bin/lit -sv test
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -42,17 +43,11 @@ config.substitutions.append(
         "-Xclang -target-feature -Xclang +ptx80",
     )
 )
-# Upstream's --gpu-lower-to-nvvm-pipeline (sm_90, PTX 8.0), stopped before
-# gpu-module-to-binary: MLIR GPU programs as MLIR compilers hand them to
-# ptxcc, LLVM/NVVM inside gpu.module with host code beside it
-# (`mlir-opt --gpu-lower-to-nvvm-pipeline --dump-pass-pipeline` lists it).
-gpu_lower_to_nvvm = (
-    "builtin.module(convert-nvgpu-to-nvvm,gpu-kernel-outlining,convert-vector-to-scf,convert-scf-to-cf,"
-    "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
-    "nvvm-attach-target{chip=sm_90 features=+ptx80},lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
-    "canonicalize,cse,gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),gpu-to-llvm,"
-    "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts)"
-)
+# Upstream's GPU lowering, stopped before gpu-module-to-binary (its pass
+# list is in scripts/gpu_module.py, shared with test/memcheck).
+sys.path.insert(0, os.path.join(repo, "scripts"))
+from gpu_module import GPU_LOWER_TO_NVVM as gpu_lower_to_nvvm  # noqa: E402
+
 config.substitutions.append(("%gpu-lower-to-nvvm", f"{llvm_bin}/mlir-opt --pass-pipeline='{gpu_lower_to_nvvm}'"))
 config.substitutions.append(
     ("%gpu-binary-ptx", f"{llvm_bin}/mlir-opt --gpu-module-to-binary=format=isa | python3 {repo}/scripts/gpu_binary_ptx.py")

@@ -56,6 +56,13 @@ pub enum AbiError {
         /// Why.
         reason: String,
     },
+    /// A value too large to pass in registers or param space: more parts
+    /// than any param space holds (`value_parts` stops counting there).
+    #[error("the value has more than {limit} register parts: too large to pass by value in param space")]
+    TooManyParts {
+        /// The most parts listed.
+        limit: u64,
+    },
     /// A GEP field index out of range.
     #[error("field index {index} is out of range for '{ty}'")]
     FieldIndex {
@@ -83,6 +90,13 @@ pub enum AbiError {
     /// A chip `llc` 22 does not know.
     #[error("unknown chip '{0}' (expected sm_XY, sm_XYa or sm_XYf, e.g. sm_90)")]
     UnknownChip(String),
+    /// A PTX version LLVM 22 does not know (`llc` warns, then compiles for
+    /// the chip's minimum version instead).
+    #[error(
+        "PTX {}.{} is not a version LLVM 22 knows (the highest is {}.{})",
+        .0 / 10, .0 % 10, target::HIGHEST_PTX / 10, target::HIGHEST_PTX % 10
+    )]
+    UnknownPtx(u32),
     /// A PTX version below what the chip needs (llc fails the same way).
     #[error("PTX {}.{} does not support '{chip}': it needs PTX {}.{} or later", .ptx / 10, .ptx % 10, .minimum / 10, .minimum % 10)]
     PtxTooOld {

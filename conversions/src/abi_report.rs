@@ -110,11 +110,9 @@ fn leaves_text(layout: &DataLayout, ty: &AbiType) -> String {
     if !ty.is_aggregate() {
         return "-".into();
     }
-    let count = crate::abi::classify::leaf_count(ty);
-    if count > crate::abi::classify::MAX_LISTED_LEAVES {
-        return format!("({count} leaves)");
-    }
-    let leaves = crate::abi::classify::leaves(layout, ty);
+    let Some(leaves) = crate::abi::classify::leaves(layout, ty) else {
+        return format!("({} leaves)", crate::abi::classify::leaf_count(ty));
+    };
     let mut text: Vec<String> = leaves.iter().take(SHOWN).map(|l| format!("{}:{}", l.offset, l.ty)).collect();
     if leaves.len() > SHOWN {
         text.push(format!("... ({} leaves)", leaves.len()));

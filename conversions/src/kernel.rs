@@ -73,8 +73,8 @@ pub fn is_local_symbol(func: OperationRef) -> bool {
         || func
             .attribute("sym_visibility")
             .ok()
-            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-            .is_some_and(|a| a.value() == "private")
+            .and_then(crate::ir::string_value)
+            .is_some_and(|visibility| visibility == "private")
 }
 
 /// Whether the body of `func` is exactly the one a call runs (LLVM's "exact
@@ -156,7 +156,7 @@ pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, nam
         let mut entries: Vec<(Identifier, Attribute)> =
             existing.and_then(|array| array.element(position).ok()).map(dictionary_entries).unwrap_or_default();
         if position == index {
-            entries.retain(|(key, _)| key.as_string_ref().as_str() != Ok(name));
+            entries.retain(|(key, _)| crate::ir::identifier_text(*key) != name);
             entries.push((Identifier::new(&context, name), value));
         }
         dictionaries.push(dictionary(&context, &entries));

@@ -83,8 +83,8 @@ use crate::{
     abi::{mlir::abi_type, DataLayout},
     context::context_of,
     ir::{
-        addrspacecast, detached, erase, first_result, has_no_uses, integer_attribute, integer_constant, op_name,
-        replace_uses, type_attribute, uses,
+        addrspacecast, detached, first_result, integer_attribute, integer_constant, op_name, replace_uses,
+        type_attribute, uses, EraseList,
     },
     options::{LlvmOptAfter, TargetOptions},
     pass::PtxccPass,
@@ -206,6 +206,9 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     let local = pointer_type(&context, address_space::LOCAL);
     let generic = pointer_type(&context, address_space::GENERIC);
     let slot_type = if options.local_allocas { local } else { generic };
+    // The old slots (and their size constants) go once every slot is
+    // replaced: an old slot is the insertion point of its replacement.
+    let mut dead = EraseList::new();
     for alloca in targets {
         let location = alloca.location();
         let Ok(size) = alloca.operand_at(0) else { continue };
@@ -265,15 +268,14 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             }
         }
         replace_uses(old, replacement);
-        // SAFETY: every use of the alloca now uses its replacement.
-        unsafe { erase(alloca) };
+        dead.erase(alloca);
         if let Some(constant) = crate::kernel::defining_op(size, "llvm.mlir.constant") {
-            if has_no_uses(size) {
-                // SAFETY: the constant has no uses left.
-                unsafe { erase(constant) };
-            }
+            // (Another slot may share the constant.)
+            dead.erase_if_unused(constant);
         }
     }
+    // SAFETY: the slots are all replaced; nothing reads the old ones after.
+    unsafe { dead.finish() };
     Ok(())
 }
 
@@ -300,7 +302,7 @@ fn slot_attributes<'c>(alloca: OperationRef<'c, '_>, dynamic: bool) -> Vec<(Iden
         });
         let i8_type = IntegerType::new(context, 8).into();
         let i64_type = IntegerType::new(context, 64).into();
-        attributes.retain(|(name, _)| !matches!(name.as_string_ref().as_str(), Ok("elem_type" | "alignment")));
+        attributes.retain(|(name, _)| !matches!(crate::ir::identifier_text(*name), "elem_type" | "alignment"));
         attributes.push((Identifier::new(context, "elem_type"), TypeAttribute::new(i8_type).into()));
         if let Some(align) = align {
             attributes.push((Identifier::new(context, "alignment"), IntegerAttribute::new(i64_type, align).into()));

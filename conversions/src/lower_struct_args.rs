@@ -55,7 +55,7 @@ use ptxcc_dialect::{address_space, types::pointer_address_space, verify::emit_er
 
 pub use analysis::{plan_argument, Action, ArgumentPlan, ByvalParameter, PlanContext, Strategy};
 pub use readonly::ReadOnlyAnalysis;
-pub use rewrite::rewrite_argument;
+pub use rewrite::{rewrite_argument, rewrite_arguments};
 pub(crate) use rounds::device_target;
 use rounds::{check_device_byval, lower_device_functions};
 
@@ -275,10 +275,8 @@ fn lower_module<'c, 'a>(
                 plans.retain(reads_at_known_places);
             }
             let name = crate::abi::signature::function_name(func);
-            for plan in &plans {
-                rewrite_argument(func, plan);
-                summary.push((name.clone(), plan.index, plan.strategy));
-            }
+            rewrite_arguments(func, &plans);
+            summary.extend(plans.iter().map(|plan| (name.clone(), plan.index, plan.strategy)));
         }
     };
     if kernel_is_used {

@@ -89,8 +89,8 @@ use crate::options::declare_pass;
 use crate::{
     context::context_of,
     ir::{
-        addrspacecast, as_argument, as_result, detached, erase, first_result, has_no_uses, nested_ops, op_name,
-        replace_uses,
+        addrspacecast, as_argument, as_result, detached, first_result, has_no_uses, nested_ops, op_name, replace_uses,
+        EraseList,
     },
     kernel::{is_kernel, parameter_count, parameter_has},
     options::LlvmOptAfter,
@@ -379,13 +379,14 @@ pub fn memory_space_opt(
             }
         }
     }
-    // Users first: a chain of dead GEPs goes at once.
+    // Users first; erasing one tries its operands' definers again, so a
+    // chain of dead GEPs goes whole whatever the order of its blocks.
+    let mut dead = EraseList::new();
     for op in live.iter().rev() {
-        if first_result(*op).is_some_and(has_no_uses) {
-            // SAFETY: its result has no uses left, and it is not visited again.
-            unsafe { erase(*op) };
-        }
+        dead.erase_if_unused(*op);
     }
+    // SAFETY: nothing erased these ops before; nothing reads them after.
+    unsafe { dead.finish() };
     Ok(stats)
 }
 

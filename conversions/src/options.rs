@@ -329,9 +329,18 @@ fn parse_chip(pass: &'static str, name: &str, value: Option<&str>) -> Result<Str
 }
 
 /// Parses a PTX version option (times ten: `80` for PTX 8.0; 0 for the
-/// chip's minimum).
+/// chip's minimum): a version LLVM 22 knows ([`crate::abi::target::KNOWN_PTX`]).
 fn parse_ptx(pass: &'static str, name: &str, value: Option<&str>) -> Result<u32, OptionError> {
-    value.and_then(|v| v.parse().ok()).ok_or_else(|| invalid(pass, name, value, "a PTX version times ten, such as 80"))
+    value.and_then(|v| v.parse().ok()).filter(|ptx| *ptx == 0 || crate::abi::target::is_known_ptx(*ptx)).ok_or_else(
+        || {
+            invalid(
+                pass,
+                name,
+                value,
+                "a PTX version times ten that LLVM 22 knows, such as 80 (the highest is 90), or 0",
+            )
+        },
+    )
 }
 
 fn invalid(pass: &'static str, name: &str, value: Option<&str>, expected: &'static str) -> OptionError {

@@ -83,8 +83,10 @@ pub fn populate_ptxcc_to_llvm_patterns(
 /// The parameters that the param-space casts of `ops` convert: (the cast,
 /// the byval parameter's index). Checks every ptxcc op of `ops` first and
 /// reports each problem as an error at its op: the op must verify
-/// ([`ptxcc_dialect::verify_op`]), `load_param` offsets must fit a GEP
-/// index, and every `param_to_generic`/`param_to_global` must convert the
+/// ([`ptxcc_dialect::verify_op`]: among its rules, offsets and sizes within
+/// the largest param space, so a `load_param` offset fits a GEP index and a
+/// copy is never larger than 32764 bytes), and every
+/// `param_to_generic`/`param_to_global` must convert the
 /// param-space view of a `byval` parameter of the kernel it is in. `Err`
 /// holds how many problems there were.
 ///
@@ -105,7 +107,7 @@ pub fn check_ptxcc_ops<'c, 'a>(
             problems += invalid;
             continue;
         }
-        match load_param::check(op).and_then(|()| casts::check(op)) {
+        match casts::check(op) {
             Ok(Some(index)) => grid_constants.push((op, index)),
             Ok(None) => {}
             Err(message) => {

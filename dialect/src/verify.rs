@@ -7,7 +7,7 @@
 //! | op | rule |
 //! |---|---|
 //! | all | integer attributes have the width the `.td` gives (`I64Attr`: `i64`); operands in the address space the `.td` gives; a `LLVM_LoadableType` operand or result is a type `llvm.load`/`llvm.store` can take (IRDL cannot express it) |
-//! | all, by attribute name | `offset` >= 0, `size` > 0, `alignment` a power of two of at most 2^32 (a new op that names its attributes so gets these rules) |
+//! | all, by attribute name | `offset` >= 0 and below 32764, `size` > 0 and at most 32764 (nothing in param space lies beyond the largest param space any target has; the passes loop and allocate by these numbers), `alignment` a power of two of at most 2^32 (a new op that names its attributes so gets these rules) |
 //! | `copy_param` | `dst` generic or local |
 //! | `generic_to_as` | the result is in global, shared, const or local space |
 //!
@@ -26,6 +26,10 @@ use crate::{address_space, names, types::pointer_address_space, Constraint, OpIn
 
 /// The largest alignment LLVM IR can express (`llvm::Value::MaxAlignmentExponent`).
 pub const MAX_ALIGNMENT: i64 = 1 << 32;
+
+/// The largest param space of any target, in bytes (PTX 8.1 on sm_70 and
+/// newer): no byte offset or size in it can exceed this.
+pub const MAX_PARAM_SPACE: i64 = 32764;
 
 /// Ptxcc ops that failed verification.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -168,14 +172,23 @@ fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
         }
     };
     // Rules of the dialect's attribute names, whatever the op: a byte
-    // `offset` is not negative, a `size` is positive, an `alignment` is a
-    // power of two LLVM can express.
+    // `offset` is not negative, a `size` is positive, both stay within the
+    // largest param space (the conversion loops and allocates by them), an
+    // `alignment` is a power of two LLVM can express.
     for field in info.attributes {
         match field.name {
             "offset" if int("offset") < 0 => {
                 problems.push(format!("offset must not be negative, got {}", int("offset")))
             }
+            "offset" if int("offset") >= MAX_PARAM_SPACE => problems.push(format!(
+                "offset must be below {MAX_PARAM_SPACE} (the largest param space), got {}",
+                int("offset")
+            )),
             "size" if int("size") <= 0 => problems.push(format!("size must be positive, got {}", int("size"))),
+            "size" if int("size") > MAX_PARAM_SPACE => problems.push(format!(
+                "size must be at most {MAX_PARAM_SPACE} bytes (the largest param space), got {}",
+                int("size")
+            )),
             "alignment" => power_of_two(&mut problems),
             _ => {}
         }

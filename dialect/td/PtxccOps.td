@@ -15,7 +15,8 @@
 // rules are listed in each op's "Verification" paragraph and are checked by
 // `ptxcc_dialect::verify` (dialect/src/verify.rs), which also applies the
 // dialect's attribute-name rules to every op: a byte `offset` is not
-// negative, a `size` is positive, an `alignment` is a power of two.
+// negative and below 32764, a `size` is positive and at most 32764 (the
+// largest param space), an `alignment` is a power of two.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,8 +73,8 @@ def Ptxcc_LoadParamOp : Ptxcc_Op<"load_param"> {
     offset by the ABI model.
 
     Verification (beyond IRDL): `offset` and `alignment` are `i64`
-    attributes, `offset` is not negative, `alignment` is a power of two, and
-    `ptr` is an `!llvm.ptr<101>`.
+    attributes, `offset` is not negative and below 32764 (the largest param
+    space), `alignment` is a power of two, and `ptr` is an `!llvm.ptr<101>`.
 
     Example (the `[4 x i32]` element 3 of `{f64, i8, [4 x i32]}`):
 
@@ -204,10 +205,12 @@ def Ptxcc_CopyParamOp : Ptxcc_Op<"copy_param"> {
     bytes (default 256) into loads and stores of the widest legal width:
     `vector<4xi32>` when 16-byte aligned, `vector<2xi32>` when 8-byte aligned
     (with `vector-copy`, the default), scalars otherwise, and smaller accesses
-    for a tail. Larger copies become `llvm.intr.memcpy`.
+    for a tail. Larger copies become a loop of the widest access, the tail
+    unrolled after it (`llvm.intr.memcpy` for 1-aligned copies).
 
     Verification (beyond IRDL): `size` and `alignment` are `i64` attributes,
-    `size` is positive, `alignment` is a power of two, `src` is an
+    `size` is positive and at most 32764 (the largest param space: a copy
+    of a parameter is never larger), `alignment` is a power of two, `src` is an
     `!llvm.ptr<101>` and `dst` is in the generic or the local address space.
 
     Example:

@@ -28,6 +28,9 @@
 #include "mlir/Target/LLVMIR/Import.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/AutoUpgrade.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -35,6 +38,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -114,6 +118,163 @@ LogicalResult dropNaturalVectorAlignments(Diagnostic &diagnostic) {
   return success(sizeBits == alignmentBits);
 }
 
+/// The name `!nvvm.annotations` is parsed under: LLVM's text parser
+/// upgrades the annotations while it parses, and crashes on shapes it does
+/// not expect (llc too), so ptxcc checks them first and upgrades after.
+constexpr const char *kHeldAnnotations = "ptxcc.held.nvvm.annotations";
+constexpr const char *kAnnotations = "nvvm.annotations";
+
+/// Whether `source` is LLVM bitcode (raw or in its wrapper).
+bool isBitcode(StringRef source) {
+  return source.starts_with("BC\xC0\xDE") || source.starts_with("\xDE\xC0\x17\x0B");
+}
+
+/// `source` with a top-level `!nvvm.annotations = ...` renamed to
+/// `!ptxcc.held.nvvm.annotations` (text only; the definition of named
+/// metadata starts a line), and the line it is on (0 if none).
+std::pair<std::string, unsigned> holdAnnotations(StringRef source) {
+  std::string held;
+  held.reserve(source.size() + 16);
+  unsigned line = 0, found = 0;
+  while (!source.empty()) {
+    auto [text, rest] = source.split('\n');
+    ++line;
+    StringRef code = text.ltrim(" \t");
+    StringRef after = code;
+    if (after.consume_front("!nvvm.annotations") &&
+        (after.empty() || after.front() == ' ' || after.front() == '\t' || after.front() == '=')) {
+      held.append(text.data(), code.data() - text.data());
+      held.append("!").append(kHeldAnnotations).append(after.str());
+      if (!found)
+        found = line;
+    } else {
+      held.append(text.str());
+    }
+    if (rest.data() != source.end() || source.ends_with("\n"))
+      held.push_back('\n');
+    source = rest;
+  }
+  return {held, found};
+}
+
+/// The value of an annotation as an integer, or null.
+const llvm::ConstantInt *annotationInteger(const llvm::Metadata *value) {
+  return llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(value);
+}
+
+/// Whether LLVM's upgrade of `!nvvm.annotations` turns the property `name`
+/// into a function attribute (and so reads its value as an integer, or a
+/// tuple of integers for `grid_constant`, and its global as a function):
+/// `kernel`, `align`, `maxclusterrank`, `cluster_max_blocks`, `minctasm`,
+/// `maxnreg`, `grid_constant`, and `maxntid`, `reqntid`, `cluster_dim_`
+/// followed by a dimension. Other properties (`texture`, `surface`,
+/// `sampler`, `managed` on variables) stay as they are.
+bool upgradedProperty(StringRef name) {
+  return name == "kernel" || name == "align" || name == "maxclusterrank" ||
+         name == "cluster_max_blocks" || name == "minctasm" || name == "maxnreg" ||
+         name == "grid_constant" || name.starts_with("maxntid") ||
+         name.starts_with("reqntid") || name.starts_with("cluster_dim_");
+}
+
+/// Why `entry` (an operand of `!nvvm.annotations`) would crash LLVM's
+/// upgrade of it, or an empty string for a shape it handles: a tuple whose
+/// first operand is a global (or anything else, which LLVM drops), then
+/// (name, value) pairs. A property the upgrade turns into an attribute
+/// needs a function, an integer value (`grid_constant`: a tuple of 1-based
+/// parameter numbers), `align` a power of two in its low 16 bits, and the
+/// vector properties (`maxntid`, `reqntid`, `cluster_dim_`) a dimension x,
+/// y or z after their prefix.
+std::string annotationProblem(const llvm::MDNode *entry) {
+  if (!llvm::isa<llvm::MDTuple>(entry))
+    return "it is not a tuple (!{...})";
+  if (entry->getNumOperands() == 0)
+    return "it is empty (the first element must name a global)";
+  auto *global =
+      llvm::mdconst::dyn_extract_or_null<llvm::GlobalValue>(entry->getOperand(0));
+  if (!global)
+    return "";
+  if (entry->getNumOperands() % 2 != 1)
+    return "the elements after the global are not (name, value) pairs";
+  auto *function = llvm::dyn_cast<llvm::Function>(global);
+  for (unsigned i = 1, e = entry->getNumOperands(); i < e; i += 2) {
+    auto *key = llvm::dyn_cast_or_null<llvm::MDString>(entry->getOperand(i));
+    if (!key)
+      return "element " + std::to_string(i) + " is not a name (!\"...\")";
+    StringRef name = key->getString();
+    if (!upgradedProperty(name))
+      continue;
+    if (!function)
+      return "'" + name.str() + "' is a property of functions, but '@" +
+             global->getName().str() + "' is not one";
+    const llvm::Metadata *value = entry->getOperand(i + 1);
+    if (name == "grid_constant") {
+      auto *indices = llvm::dyn_cast_or_null<llvm::MDTuple>(value);
+      if (!indices)
+        return "'grid_constant' needs a tuple of parameter numbers";
+      for (const llvm::MDOperand &index : indices->operands()) {
+        const llvm::ConstantInt *number = annotationInteger(index.get());
+        if (!number || number->isNegative() || number->isZero() ||
+            number->getZExtValue() > function->arg_size())
+          return "'grid_constant' must list parameter numbers of '@" +
+                 function->getName().str() + "' (from 1 to " +
+                 std::to_string(function->arg_size()) + ")";
+      }
+      continue;
+    }
+    const llvm::ConstantInt *number = annotationInteger(value);
+    if (!number)
+      return "the value of '" + name.str() + "' is not an integer";
+    if (name == "align") {
+      uint64_t alignment = number->getZExtValue() & 0xFFFF;
+      if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+        return "the alignment in 'align' (its low 16 bits) is not a power of two";
+    }
+    for (StringRef prefix : {"maxntid", "reqntid", "cluster_dim_"}) {
+      StringRef dimension = name;
+      if (dimension.consume_front(prefix) && dimension != "x" && dimension != "y" &&
+          dimension != "z")
+        return "'" + name.str() + "' names no dimension (x, y or z)";
+    }
+  }
+  return "";
+}
+
+/// Checks `annotations` (`!nvvm.annotations`, or what holds them), if any:
+/// returns false after reporting a malformed entry at `location`.
+bool checkAnnotations(llvm::Module &module, llvm::NamedMDNode *annotations,
+                      Location location) {
+  if (!annotations)
+    return true;
+  for (unsigned i = 0, e = annotations->getNumOperands(); i < e; ++i) {
+    std::string problem = annotationProblem(annotations->getOperand(i));
+    if (!problem.empty()) {
+      emitError(location) << "malformed !nvvm.annotations entry " << i << ": "
+                          << problem
+                          << " (LLVM's upgrade of the annotations, llc's too, "
+                             "does not handle it: it crashes or misreads it)";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Checks the annotations the text parser was kept from upgrading (held
+/// under kHeldAnnotations), then upgrades them as the parser would have.
+/// Returns false after reporting a malformed entry at `location`.
+bool checkAndUpgradeAnnotations(llvm::Module &module, Location location) {
+  llvm::NamedMDNode *held = module.getNamedMetadata(kHeldAnnotations);
+  if (!checkAnnotations(module, held, location))
+    return false;
+  if (held) {
+    llvm::NamedMDNode *named = module.getOrInsertNamedMetadata(kAnnotations);
+    for (llvm::MDNode *entry : held->operands())
+      named->addOperand(entry);
+    held->eraseFromParent();
+  }
+  llvm::UpgradeNVVMAnnotations(module);
+  return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -129,12 +290,40 @@ MlirOperation ptxccImportLLVMIR(MlirContext context, MlirStringRef source,
   Location fileLoc = FileLineColLoc::get(ctx, name, 0, 0);
   llvm::LLVMContext llvmContext;
   ScopedLLVMDiagnostics diagnostics(llvmContext, fileLoc);
-  // A copy: the text parser needs a terminating NUL.
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      llvm::MemoryBuffer::getMemBufferCopy(unwrap(source), name);
+  // A copy: the text parser needs a terminating NUL. In text, the
+  // annotations are held from the parser's own upgrade (see
+  // checkAndUpgradeAnnotations).
+  StringRef input = unwrap(source);
+  unsigned annotationsLine = 0;
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
   llvm::SMDiagnostic error;
-  std::unique_ptr<llvm::Module> module =
-      llvm::parseIR(buffer->getMemBufferRef(), error, llvmContext);
+  std::unique_ptr<llvm::Module> module;
+  if (isBitcode(input)) {
+    // The bitcode reader upgrades the annotations when it materializes the
+    // module: its metadata is read lazily first and checked.
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(input, name);
+    auto lazy = llvm::getLazyBitcodeModule(buffer->getMemBufferRef(), llvmContext);
+    if (!lazy) {
+      emitError(fileLoc) << "invalid bitcode: " << llvm::toString(lazy.takeError());
+      return MlirOperation{nullptr};
+    }
+    module = std::move(*lazy);
+    if (llvm::Error failed = module->materializeMetadata()) {
+      emitError(fileLoc) << "invalid bitcode: " << llvm::toString(std::move(failed));
+      return MlirOperation{nullptr};
+    }
+    if (!checkAnnotations(*module, module->getNamedMetadata(kAnnotations), fileLoc))
+      return MlirOperation{nullptr};
+    if (llvm::Error failed = module->materializeAll()) {
+      emitError(fileLoc) << "invalid bitcode: " << llvm::toString(std::move(failed));
+      return MlirOperation{nullptr};
+    }
+  } else {
+    auto [held, line] = holdAnnotations(input);
+    annotationsLine = line;
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(held, name);
+    module = llvm::parseIR(buffer->getMemBufferRef(), error, llvmContext);
+  }
   if (!module) {
     Location at = error.getLineNo() > 0
                       ? Location(FileLineColLoc::get(
@@ -146,12 +335,26 @@ MlirOperation ptxccImportLLVMIR(MlirContext context, MlirStringRef source,
   }
   if (diagnostics.failed)
     return MlirOperation{nullptr};
+  Location annotationsAt =
+      annotationsLine > 0
+          ? Location(FileLineColLoc::get(ctx, name, annotationsLine, 1))
+          : fileLoc;
+  if (!checkAndUpgradeAnnotations(*module, annotationsAt))
+    return MlirOperation{nullptr};
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*module, &problemStream)) {
     emitError(fileLoc) << "the LLVM IR is invalid: " << StringRef(problems).trim();
     return MlirOperation{nullptr};
   }
+  // Unnamed globals (`@0`) would import with an empty symbol name, which
+  // MLIR prints as `@<<INVALID EMPTY SYMBOL>>` and cannot read back: they
+  // get the names llc gives them in PTX (`__unnamed_N`; `setName` makes a
+  // taken name unique).
+  unsigned unnamed = 0;
+  for (llvm::GlobalValue &global : module->global_values())
+    if (!global.hasName())
+      global.setName("__unnamed_" + std::to_string(++unnamed));
   // The importer drops string parameter attributes; note where the grid
   // constants are before it runs. Only a kernel's count (LLVM ignores the
   // attribute elsewhere, and the NVVM dialect refuses it there).
@@ -160,9 +363,19 @@ MlirOperation ptxccImportLLVMIR(MlirContext context, MlirStringRef source,
     if (function.getCallingConv() != llvm::CallingConv::PTX_Kernel)
       continue;
     std::vector<unsigned> indices;
-    for (unsigned i = 0, e = function.arg_size(); i < e; ++i)
-      if (function.getAttributes().hasParamAttr(i, kGridConstant))
-        indices.push_back(i);
+    for (unsigned i = 0, e = function.arg_size(); i < e; ++i) {
+      if (!function.getAttributes().hasParamAttr(i, kGridConstant))
+        continue;
+      // Only a byval parameter can be a grid constant (the NVVM dialect
+      // rejects it elsewhere; llc ignores it).
+      if (!function.getArg(i)->hasByValAttr()) {
+        emitWarning(fileLoc) << "'" << kGridConstant << "' on parameter " << i
+                             << " of '@" << function.getName()
+                             << "', which is not byval, is dropped (llc ignores it)";
+        continue;
+      }
+      indices.push_back(i);
+    }
     if (!indices.empty() && function.hasName())
       gridConstants.emplace_back(function.getName().str(), std::move(indices));
   }

@@ -325,6 +325,14 @@ fn write_stdout(text: &[u8]) -> Result<bool, String> {
     }
 }
 
+/// Writes `text` to standard error, ignoring failure: a closed or broken
+/// stderr (`ptxcc-opt ... 2>&1 | head`) must not turn into a panic
+/// (`eprint!` panics when it cannot write); the exit status still tells.
+fn write_stderr(text: &str) {
+    let mut stderr = io::stderr().lock();
+    let _ = stderr.write_all(text.as_bytes()).and_then(|()| stderr.flush());
+}
+
 fn run() -> Result<bool, String> {
     let matches = match command().try_get_matches_from(normalise_arguments(std::env::args())) {
         Ok(matches) => matches,
@@ -335,8 +343,7 @@ fn run() -> Result<bool, String> {
         }
     };
     if matches.get_flag("print-irdl") {
-        print!("{}", ptxcc::dialect::IRDL);
-        return Ok(true);
+        return write_stdout(ptxcc::dialect::IRDL.as_bytes());
     }
     let config = OptConfig {
         pipeline: pipeline(&matches).map_err(|e| format!("error: {e}"))?,
@@ -390,7 +397,7 @@ fn run() -> Result<bool, String> {
         (_, Some(text)) => process(&config, text, &name),
         (_, None) => process_input(&config, &bytes, &name),
     };
-    eprint!("{}", outcome.messages);
+    write_stderr(&outcome.messages);
     if let Some(error) = &outcome.write_error {
         return Err(cannot_write(error));
     }
@@ -462,11 +469,11 @@ fn main() -> ExitCode {
         Ok(Ok(true)) => ExitCode::SUCCESS,
         Ok(Ok(false)) => ExitCode::FAILURE,
         Ok(Err(message)) => {
-            eprintln!("{message}");
+            write_stderr(&format!("{message}\n"));
             ExitCode::FAILURE
         }
         Err(_) => {
-            eprintln!("ptxcc-opt: internal error (please report it with the input that caused it)");
+            write_stderr("ptxcc-opt: internal error (please report it with the input that caused it)\n");
             ExitCode::FAILURE
         }
     }

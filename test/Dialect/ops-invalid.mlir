@@ -99,6 +99,33 @@ llvm.func @copy_param_empty(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
 
 // -----
 
+// Issue 29: a copy of 2^40 bytes (six lines of valid IR) made the pipeline
+// allocate until the process was killed; no copy of a parameter exceeds the
+// largest param space.
+llvm.func @issue29_copy_param_size_2_pow_40(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
+  // expected-error @+1 {{'ptxcc.copy_param' op size must be at most 32764 bytes (the largest param space), got 1099511627776}}
+  "ptxcc.copy_param"(%p, %d) {size = 1099511627776 : i64, alignment = 4 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @issue29_copy_param_size_i64_max(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
+  // expected-error @+1 {{'ptxcc.copy_param' op size must be at most 32764 bytes (the largest param space), got 9223372036854775807}}
+  "ptxcc.copy_param"(%p, %d) {size = 9223372036854775807 : i64, alignment = 16 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @issue29_load_param_offset_past_param_space(%p: !llvm.ptr<101>) {
+  // expected-error @+1 {{'ptxcc.load_param' op offset must be below 32764 (the largest param space), got 4294967296}}
+  %v = "ptxcc.load_param"(%p) {offset = 4294967296 : i64, alignment = 4 : i64} : (!llvm.ptr<101>) -> i32
+  llvm.return
+}
+
+// -----
+
 llvm.func @copy_param_bad_alignment(%p: !llvm.ptr<101>, %d: !llvm.ptr) {
   // expected-error @+1 {{'ptxcc.copy_param' op alignment must be a power of two, got 0}}
   "ptxcc.copy_param"(%p, %d) {size = 8 : i64, alignment = 0 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()

@@ -24,7 +24,14 @@ What it generates:
   passed to a device function, aggregate results (stored whole or read
   leaf by leaf), atomics, local arrays in loops, dynamic allocas;
 - device functions of every linkage (internal, private, external,
-  linkonce_odr, weak) and callee attributes.
+  linkonce_odr, weak) and callee attributes;
+- the shapes ordinary CUDA has (issue 29): chains and cycles of externally
+  visible and `linkonce_odr` device functions that pass a struct on (as an
+  SSA value or a `byval` pointer) and return it, shared by every kernel and
+  action of one struct type (so they are called from several kernels and
+  from each other), recursion through a function's own address (the
+  wrapper an externally visible function keeps), and -O0's temporaries (an
+  alloca filled by memcpy, passed `byval` to a `linkonce_odr` template).
 
 Every value read is folded into an i32 that each thread stores into the
 output buffer (out[tid]), so that a different value is seen by the harness.
@@ -38,6 +45,7 @@ kind is written beside the ones it resembles. The type model is in
 fuzz_types.py.)
 """
 
+import hashlib
 import os
 import random
 import sys
@@ -92,6 +100,20 @@ class Body:
 
     def label(self, block, args=""):
         self.lines.append(f"{block}{args}:")
+
+
+def count_down(body, depth):
+    """Emits `if depth == 0` with its branch and opens the other block, in
+    which `depth - 1` is computed; returns (the block for 0, depth - 1, the
+    constant 1)."""
+    zero = body.const(0)
+    done = body.value(f'llvm.icmp "eq" {depth}, {zero} : i32', "done")
+    stop, deeper = body.block(), body.block()
+    body.emit(f"llvm.cond_br {done}, {stop}, {deeper}")
+    body.label(deeper)
+    one = body.const(1)
+    less = body.value(f"llvm.sub {depth}, {one} : i32", "less")
+    return stop, less, one
 
 
 def gep(body, base, ty, path, dynamic=None):
@@ -221,7 +243,11 @@ ACTION_KINDS = [
     "reader", "reader", "writer", "unknown", "indirect", "recursive", "variadic", "ptrtoint", "select", "phi",
     "byval_call", "ssa_value", "aggregate_result", "atomic", "local_loop", "read_chain", "read_bytes",
     "read_sub", "spill", "byval_relay", "memcpy_dynamic", "atomic_load", "alloca_in_loop",
+    "value_chain", "value_chain", "value_cycle", "wrapper_recursion", "o0_temporary",
 ]
+# The linkages of the functions the CUDA shapes share (mostly externally
+# visible: what non-static __device__ functions and templates get).
+SHARED_LINKAGES = ["", "", "linkonce_odr", "linkonce_odr", "internal", "weak"]
 # Rare: lower-alloca refuses a dynamic alloca by default, and the refusal
 # hides everything else the module would test.
 RARE_ACTION_KINDS = ["dynamic_alloca"]
@@ -244,6 +270,7 @@ class Module:
     def __init__(self):
         self.functions = []  # (nested, text)
         self.declared = set()
+        self.shared = set()  # (nested, name) of the shared functions defined
 
     def function(self, nested, text):
         self.functions.append((nested, text))
@@ -531,6 +558,8 @@ class Module:
             body.emit(f"llvm.cond_br {more}, {loop}({step}, {folded} : i32, i32), {exit_}")
             body.label(exit_)
             return fold(body, folded, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
+        if kind in ("value_chain", "value_cycle", "wrapper_recursion", "o0_temporary"):
+            return self.render_cuda_shape(kind, nested, body, p, ty, base, tid, acc, action.seed)
         if kind == "dynamic_alloca":
             one = body.const(1)
             count = body.value(f"llvm.or %n, {one} : i32", "cnt")
@@ -539,6 +568,123 @@ class Module:
             value = body.value(f"llvm.load {slot} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
             return fold(body, acc, value, I32)
         raise ValueError(kind)
+
+    def render_cuda_shape(self, kind, nested, body, p, ty, base, tid, acc, seed):
+        """The shapes of ordinary CUDA (see the module documentation): calls
+        of functions shared by every action on a struct of type `ty`."""
+        if not writable_leaf(random.Random(0), ty):
+            return fold(body, acc, load_leaf(body, p, ty, leaves(ty)[0], base_align=base), leaves(ty)[0].ty)
+        names = self.shared_functions(nested, ty)
+        whole = body.value(f"llvm.load {p} {align_attr(ty, base)} : !llvm.ptr -> {ty.mlir()}", "w")
+        depth = body.const(seed % 4)
+        leaf = self.shared_leaf(ty)
+        if kind == "value_chain":
+            made = body.value(f"llvm.call @{names['chain'][0]}({whole}, {tid}) : ({ty.mlir()}, i32) -> {ty.mlir()}", "ch")
+        elif kind == "value_cycle":
+            made = body.value(f"llvm.call @{names['even']}({whole}, {depth}) : ({ty.mlir()}, i32) -> {ty.mlir()}", "cy")
+        elif kind == "wrapper_recursion":
+            result = body.value(f"llvm.call @{names['recursive']}({whole}, {depth}) : ({ty.mlir()}, i32) -> i32", "r")
+            return fold(body, acc, result, I32)
+        else:
+            # -O0: the argument is a temporary filled by memcpy, passed byval.
+            one = body.const(1)
+            temporary = body.value(
+                f"llvm.alloca {one} x {ty.mlir()} {{alignment = {align_of(ty)} : i64}} : (i32) -> !llvm.ptr", "tmp")
+            length = body.const(size_of(ty), "i64")
+            body.emit(f'"llvm.intr.memcpy"({temporary}, {p}, {length}) <{{isVolatile = false}}> '
+                      ": (!llvm.ptr, !llvm.ptr, i64) -> ()")
+            made = body.value(
+                f"llvm.call @{names['template']}({temporary}, {tid}) : "
+                f"(!llvm.ptr {{llvm.byval = {ty.mlir()}}}, i32) -> {ty.mlir()}", "tp")
+        position = ", ".join(str(i) for i in leaf.path)
+        value = body.value(f"llvm.extractvalue {made}[{position}] : {ty.mlir()}", "x")
+        return fold(body, acc, value, leaf.ty)
+
+    @staticmethod
+    def shared_leaf(ty):
+        """The leaf the shared functions of `ty` change (the same for every
+        caller)."""
+        return writable_leaf(random.Random(0), ty)
+
+    def shared_functions(self, nested, ty):
+        """The names of the functions shared by the CUDA shapes on `ty`,
+        defined once per module (and per nested module): everything about
+        them follows from the type, so every caller gets the same ones.
+
+        - `chain`: three links, each `T f(T s, i32 t)` that sets the leaf to
+          a constant and calls the next link (the middle one through a
+          `byval` temporary: `T f(T* byval s, i32 t)`), the last returns it;
+        - `even`/`odd`: `T f(T s, i32 d)`, each calling the other with d - 1
+          until d is 0 (a cycle);
+        - `recursive`: `i32 f(T s, i32 d)` calling itself through its own
+          address while d > 0;
+        - `template`: `T f(T* byval s, i32 t)`, -O0 style: the byval copy
+          is loaded whole, changed and returned."""
+        key = "".join(c if c.isalnum() else "_" for c in ty.mlir()).strip("_")
+        key = hashlib.sha256(ty.mlir().encode()).hexdigest()[:10] if len(key) > 40 else key
+        rng = random.Random(ty.mlir())
+        linkage = lambda: rng.choice(SHARED_LINKAGES)  # noqa: E731
+        names = {
+            "chain": [f"chain{i}_{key}" for i in range(3)],
+            "even": f"even_{key}",
+            "odd": f"odd_{key}",
+            "recursive": f"recursive_{key}",
+            "template": f"template_{key}",
+        }
+        if (nested, key) in self.shared:
+            return names
+        self.shared.add((nested, key))
+        t = ty.mlir()
+        leaf = self.shared_leaf(ty)
+        position = ", ".join(str(i) for i in leaf.path)
+        byval = f"!llvm.ptr {{llvm.byval = {t}}}"
+
+        def changed(body, whole, seed):
+            value = constant_of(body, leaf.ty, seed)
+            return body.value(f"llvm.insertvalue {value}, {whole}[{position}] : {t}", "u")
+
+        # The chain: link 0 (value) -> link 1 (byval) -> link 2 (value).
+        chain = names["chain"]
+        for index in range(3):
+            body = Body(chain[index])
+            whole = "%s" if index != 1 else body.value(f"llvm.load %s {align_attr(ty)} : !llvm.ptr -> {t}", "w")
+            made = changed(body, whole, index + 1)
+            if index == 0:
+                one = body.const(1)
+                temporary = body.value(f"llvm.alloca {one} x {t} {{alignment = {align_of(ty)} : i64}} : (i32) -> !llvm.ptr", "tmp")
+                body.emit(f"llvm.store {made}, {temporary} {align_attr(ty)} : {t}, !llvm.ptr")
+                made = body.value(f"llvm.call @{chain[1]}({temporary}, %t) : ({byval}, i32) -> {t}", "r")
+            elif index == 1:
+                made = body.value(f"llvm.call @{chain[2]}({made}, %t) : ({t}, i32) -> {t}", "r")
+            body.emit(f"llvm.return {made} : {t}")
+            parameter = f"%s: {byval}" if index == 1 else f"%s: {t}"
+            self.define(nested, linkage(), chain[index], f"{parameter}, %t: i32", t, body)
+        # The cycle.
+        for name, other, seed in ((names["even"], names["odd"], 5), (names["odd"], names["even"], 6)):
+            body = Body(name)
+            stop, less, _ = count_down(body, "%d")
+            inner = body.value(f"llvm.call @{other}({changed(body, '%s', seed)}, {less}) : ({t}, i32) -> {t}", "r")
+            body.emit(f"llvm.return {inner} : {t}")
+            body.label(stop)
+            body.emit(f"llvm.return %s : {t}")
+            self.define(nested, linkage(), name, f"%s: {t}, %d: i32", t, body)
+        # Recursion through the function's own address.
+        body = Body(names["recursive"])
+        stop, less, one = count_down(body, "%d")
+        address = body.value(f"llvm.mlir.addressof @{names['recursive']} : !llvm.ptr", "fp")
+        inner = body.value(f"llvm.call {address}(%s, {less}) : !llvm.ptr, ({t}, i32) -> i32", "r")
+        bumped = body.value(f"llvm.add {inner}, {one} : i32", "r")
+        body.emit(f"llvm.return {bumped} : i32")
+        body.label(stop)
+        value = body.value(f"llvm.extractvalue %s[{position}] : {t}", "x")
+        body.emit(f"llvm.return {fold(body, body.const(17), value, leaf.ty)} : i32")
+        self.define(nested, linkage(), names["recursive"], f"%s: {t}, %d: i32", "i32", body)
+        # The -O0 template: a linkonce_odr function taking a byval temporary.
+        body = Body(names["template"])
+        whole = body.value(f"llvm.load %s {align_attr(ty)} : !llvm.ptr -> {t}", "w")
+        body.emit(f"llvm.return {changed(body, whole, 9)} : {t}")
+        self.define(nested, "linkonce_odr", names["template"], f"%s: {byval}, %t: i32", t, body)
+        return names
 
     # Device functions ---------------------------------------------------
 
@@ -551,13 +697,7 @@ class Module:
     def reader(self, nested, name, linkage, ty, leaf, attrs, base, recursive=False):
         body = Body(name)
         if recursive:
-            zero = body.const(0)
-            done = body.value(f'llvm.icmp "eq" %depth, {zero} : i32', "done")
-            stop, deeper = body.block(), body.block()
-            body.emit(f"llvm.cond_br {done}, {stop}, {deeper}")
-            body.label(deeper)
-            one = body.const(1)
-            less = body.value(f"llvm.sub %depth, {one} : i32", "less")
+            stop, less, _ = count_down(body, "%depth")
             inner = body.value(f"llvm.call @{name}(%p, {less}) : (!llvm.ptr, i32) -> i32", "r")
             body.emit(f"llvm.return {inner} : i32")
             body.label(stop)
@@ -631,7 +771,10 @@ def make_kernels(seed, count=None):
     chip = rng.choice(["", "", "sm_90", "sm_60"])
     kernels = []
     for k in range(count):
-        shared = types.struct()
+        # Kernels of one module often pass the same struct (and then call
+        # the same shared device functions).
+        earlier = [param.ty for kernel in kernels for param in kernel.params]
+        shared = rng.choice(earlier) if earlier and rng.random() < 0.4 else types.struct()
         params = []
         for i in range(rng.randint(1, 3)):
             ty = shared if i and rng.random() < 0.5 else types.struct()

@@ -5,9 +5,12 @@ compute what its input computed?
     diffexec.py compare REF.ll OUT.ll        two NVPTX LLVM IR files
     diffexec.py mlir FILE.mlir               FILE translated, against FILE
                                              through ptxcc-opt, translated
+                                             (--split-input-file: each piece
+                                             between `// -----` lines on its own)
     diffexec.py cuda FILE.cu...              clang's IR (at -O0 and -O2, with
                                              and without the attributes clang
-                                             infers) through the same
+                                             infers; --clang-flag adds flags
+                                             such as -fno-inline) through the same
 
 Each kernel of the two modules runs on the host (hostify.cpp makes the IR
 runnable, runtime.c runs it: see README.md beside this file) on the same
@@ -242,14 +245,15 @@ def through_ptxcc(mlir, workdir, ptxcc_opt, pipeline):
     return ref_ll, out_ll
 
 
-def cuda_to_mlir(cu, workdir, opt, strip, ptxcc_opt, chip="sm_90", ptx=80):
-    """clang's device IR for `cu` at -O`opt`, imported into MLIR by ptxcc-opt
-    (which keeps __grid_constant__, unlike mlir-translate --import-llvm)."""
+def cuda_to_mlir(cu, workdir, opt, strip, ptxcc_opt, chip="sm_90", ptx=80, clang_flags=()):
+    """clang's device IR for `cu` at -O`opt` (plus `clang_flags`), imported
+    into MLIR by ptxcc-opt (which keeps __grid_constant__, unlike
+    mlir-translate --import-llvm)."""
     ll = os.path.join(workdir, "clang.ll")
     check_output(
         [tool("clang"), "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={chip}", "-nocudainc", "-nocudalib",
          "-Xclang", "-target-feature", "-Xclang", f"+ptx{ptx}", f"-O{opt}", "-Xclang", "-disable-O0-optnone",
-         "-S", "-emit-llvm", cu, "-o", ll],
+         *clang_flags, "-S", "-emit-llvm", cu, "-o", ll],
         "clang",
     )
     if strip:
@@ -260,6 +264,22 @@ def cuda_to_mlir(cu, workdir, opt, strip, ptxcc_opt, chip="sm_90", ptx=80):
     mlir = os.path.join(workdir, "clang.mlir")
     check_output([ptxcc_opt, ll, "-o", mlir], "ptxcc-opt (import)")
     return mlir
+
+
+def pieces(files, base):
+    """The pieces of `files` between `// -----` lines, each written to a
+    file of its own under `base` (named FILE:N)."""
+    found = []
+    for path in files:
+        with open(path) as f:
+            texts = re.split(r"^// -----.*$", f.read(), flags=re.MULTILINE)
+        for index, text in enumerate(texts):
+            stem = re.sub(r"\W", "_", os.path.basename(path))
+            piece = os.path.join(base, f"{stem}-{index}.mlir")
+            with open(piece, "w") as f:
+                f.write(text)
+            found.append(piece)
+    return found
 
 
 def report(title, verdicts, counts):
@@ -280,7 +300,11 @@ def main():
     parser.add_argument("--grid", type=int, default=2)
     parser.add_argument("--block", type=int, default=8)
     parser.add_argument("--opt", action="append", help="clang -O levels for cuda mode (default 0 and 2)")
+    parser.add_argument("--clang-flag", action="append", default=[],
+                        help="one more clang flag for cuda mode (-fno-inline, say); repeatable")
     parser.add_argument("--keep", help="keep the intermediate files in this directory")
+    parser.add_argument("--split-input-file", action="store_true",
+                        help="mlir mode: run each piece between `// -----` lines on its own")
     args = parser.parse_args()
     pipeline = args.pipeline or ["--ptxcc-pipeline"]
     seeds = range(1, args.seeds + 1)
@@ -293,7 +317,8 @@ def main():
                 parser.error("compare takes REF.ll OUT.ll")
             verdicts = compare_modules(*args.files, base, seeds, args.grid, args.block)
             failing += report("compare", verdicts, counts)
-        for path in args.files if args.mode != "compare" else []:
+        for path in pieces(args.files, base) if args.split_input_file else (
+                args.files if args.mode != "compare" else []):
             variants = [(None, False)] if args.mode == "mlir" else [
                 (opt, strip) for opt in (args.opt or ["0", "2"]) for strip in (False, True)]
             for opt, strip in variants:
@@ -301,7 +326,8 @@ def main():
                 workdir = os.path.join(base, re.sub(r"\W", "_", title))
                 os.makedirs(workdir, exist_ok=True)
                 try:
-                    mlir = path if opt is None else cuda_to_mlir(path, workdir, opt, strip, args.ptxcc_opt)
+                    mlir = path if opt is None else cuda_to_mlir(
+                        path, workdir, opt, strip, args.ptxcc_opt, clang_flags=args.clang_flag)
                     ref_ll, out_ll = through_ptxcc(mlir, workdir, args.ptxcc_opt, pipeline)
                     verdicts = compare_modules(ref_ll, out_ll, workdir, seeds, args.grid, args.block)
                 except ToolError as error:

@@ -443,7 +443,8 @@ int main(int argc, char **argv) {
     GlobalVariable &G = *GV;
     unsigned Flags = (G.isConstant() ? 1 : 0) |
                      (!G.hasInitializer() || isa<UndefValue>(G.getInitializer()) ? 2 : 0);
-    Constant *Address = ConstantExpr::getAddrSpaceCast(&G, Ptr);
+    // (A generic global needs no cast: a cast from ptr to ptr is invalid.)
+    Constant *Address = G.getAddressSpace() ? ConstantExpr::getAddrSpaceCast(&G, Ptr) : (Constant *)&G;
     Globals.push_back(ConstantStruct::get(
         Entry, {Address, ConstantInt::get(I64, Device.getTypeAllocSize(G.getValueType())),
                 ConstantInt::get(I32, G.getAddressSpace()), ConstantInt::get(I32, Flags), cString(*M, G.getName())}));

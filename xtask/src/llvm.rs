@@ -23,6 +23,8 @@ const APT_PACKAGES: &[&str] = &[
     "libxml2-dev",
     "zlib1g-dev",
     "python3",
+    // memcheck runs the driver under it (test/memcheck).
+    "valgrind",
 ];
 
 /// Tools from `<PREFIX>/bin` that the build and the tests use.
@@ -155,6 +157,7 @@ fn requirements() -> Vec<Requirement> {
         required(Check::File(PathBuf::from("/usr/include/z3.h"))),
         required(Check::Dir(PathBuf::from("/usr/include/libxml2"))),
         required(Check::File(PathBuf::from("/usr/include/zlib.h"))),
+        required(Check::Executable(PathBuf::from("/usr/bin/valgrind"))),
     ]);
     reqs
 }

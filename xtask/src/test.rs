@@ -88,7 +88,22 @@ fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFai
     timings.time("release build", || {
         exec::run_streaming(cargo(&root).args(["build", "--release", "-p", "ptxcc", "--bin", "ptxcc-opt"]))
     })?;
-    timings.time("lit (release)", || run_lit(&toolchain, &root, &workspace::ptxcc_opt_release(), &plugin))
+    timings.time("lit (release)", || run_lit(&toolchain, &root, &workspace::ptxcc_opt_release(), &plugin))?;
+    // Memory errors are test failures: the release driver under valgrind's
+    // memcheck on the suite's inputs, clang's IR of the e2e CUDA files and
+    // generated modules (test/memcheck/memcheck.py).
+    timings.time("memcheck", || run_memcheck(&root, &workspace::ptxcc_opt_release()))
+}
+
+/// Runs `test/memcheck/memcheck.py` against `driver`.
+fn run_memcheck(root: &Path, driver: &Path) -> Result<(), String> {
+    let mut cmd = Command::new("python3");
+    cmd.arg(root.join("test/memcheck/memcheck.py"))
+        .arg("--ptxcc-opt")
+        .arg(driver)
+        .current_dir(root)
+        .env("PATH", path_with_llvm_first()?);
+    exec::run_streaming(&mut cmd)
 }
 
 /// A cargo command that runs in the workspace root.

@@ -104,7 +104,13 @@ pub struct Classification {
 
 /// The scalar and vector leaves of `ty` with their offsets and index paths
 /// (the order of `extractvalue`); zero-sized members contribute nothing.
-pub fn leaves(layout: &DataLayout, ty: &AbiType) -> Vec<Leaf> {
+/// `None` above [`MAX_LISTED_LEAVES`]: the list is built by counting first,
+/// never by walking the elements of an aggregate of any size (a 64 MB array
+/// has 64 million leaves).
+pub fn leaves(layout: &DataLayout, ty: &AbiType) -> Option<Vec<Leaf>> {
+    if leaf_count(ty) > MAX_LISTED_LEAVES {
+        return None;
+    }
     fn walk(layout: &DataLayout, ty: &AbiType, offset: u64, path: &mut Vec<u64>, out: &mut Vec<Leaf>) {
         match ty {
             AbiType::Struct(body) => {
@@ -131,7 +137,7 @@ pub fn leaves(layout: &DataLayout, ty: &AbiType) -> Vec<Leaf> {
     }
     let mut out = Vec::new();
     walk(layout, ty, 0, &mut Vec::new(), &mut out);
-    out
+    Some(out)
 }
 
 /// How many leaves [`leaves`] would return, without building them.
@@ -159,8 +165,9 @@ fn flattenable(leaves: &[Leaf], thresholds: &Thresholds) -> bool {
 pub fn classify_argument(layout: &DataLayout, ty: &AbiType, thresholds: &Thresholds) -> Classification {
     let size = layout.alloc_size(ty);
     let align = layout.abi_align(ty);
-    let listed = ty.is_aggregate() && leaf_count(ty) <= MAX_LISTED_LEAVES;
-    let leaves = if listed { leaves(layout, ty) } else { Vec::new() };
+    let listed_leaves = ty.is_aggregate().then(|| leaves(layout, ty)).flatten();
+    let listed = listed_leaves.is_some();
+    let leaves = listed_leaves.unwrap_or_default();
     let class = match ty {
         AbiType::Vector(_, count) if *count <= thresholds.vector => ArgClass::Vector,
         AbiType::Vector(..) => ArgClass::Byval,

@@ -179,8 +179,16 @@ fn vector_registers(
     }
 }
 
+/// The most register parts [`value_parts`] lists: twice the largest param
+/// space in bytes (a part is at least one byte; a kernel's parameters fit in
+/// 32764 bytes, and a device function's in what ptxas accepts, far less
+/// than this).
+pub const MAX_VALUE_PARTS: u64 = 2 * ptxcc_dialect::verify::MAX_PARAM_SPACE as u64;
+
 /// The register parts of `ty`, in offset order (LLVM's
-/// `ComputePTXValueVTs`).
+/// `ComputePTXValueVTs`); an error above [`MAX_VALUE_PARTS`] parts, found
+/// before listing more than that many (a 64 MB array is not walked element
+/// by element).
 pub fn value_parts(layout: &DataLayout, ty: &AbiType, target: &Target) -> Result<Vec<Part>, AbiError> {
     fn walk(
         layout: &DataLayout,
@@ -224,6 +232,9 @@ pub fn value_parts(layout: &DataLayout, ty: &AbiType, target: &Target) -> Result
         };
         if elem_is_i8 && part.scalar == Scalar::I16 {
             part.scalar = Scalar::I8;
+        }
+        if (out.len() as u64).saturating_add(count) > MAX_VALUE_PARTS {
+            return Err(AbiError::TooManyParts { limit: MAX_VALUE_PARTS });
         }
         for i in 0..count {
             out.push(Part { offset: offset.saturating_add(i.saturating_mul(part.bytes())), ty: part });

@@ -3,7 +3,7 @@
 use crate::ir::{HashMap, HashSet, OperationExt};
 
 use melior::ir::{
-    attribute::{ArrayAttribute, AttributeLike, IntegerAttribute, StringAttribute, TypeAttribute},
+    attribute::{ArrayAttribute, AttributeLike, IntegerAttribute, TypeAttribute},
     operation::OperationLike,
     OperationRef, RegionLike, Type, ValueLike,
 };
@@ -131,7 +131,7 @@ fn alignment_attribute(
     }
 }
 
-fn has_passthrough(func: OperationRef, name: &str) -> bool {
+pub(crate) fn has_passthrough(func: OperationRef, name: &str) -> bool {
     let Some(array) = func.attribute("passthrough").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
         return false;
     };
@@ -139,7 +139,7 @@ fn has_passthrough(func: OperationRef, name: &str) -> bool {
         .filter_map(|i| array.element(i).ok())
         // (`try_from` prints the attribute into its error: the key-value
         // pairs would be printed on every call.)
-        .any(|element| element.is_string() && StringAttribute::try_from(element).is_ok_and(|s| s.value() == name))
+        .any(|element| crate::ir::string_value(element).is_some_and(|text| text == name))
 }
 
 /// Whether the `!llvm.func` type `ty` is variadic. The C API has no
@@ -203,8 +203,9 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
 /// `default_chip`; the highest of its `+ptxNN` feature and `default_ptx`
 /// (see [`Target::resolve`]).
 pub fn function_target(func: OperationRef, chip: Option<&str>, ptx: Option<u32>) -> Result<Target, AbiError> {
+    // An empty `target_cpu` names no chip (llc then takes its `-mcpu`).
     let function_chip =
-        func.attribute("target_cpu").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value());
+        func.attribute("target_cpu").ok().and_then(crate::ir::string_value).filter(|chip| !chip.is_empty());
     let features: Option<Vec<String>> = func.attribute("target_features").ok().map(|a| {
         // `#llvm.target_features<["+ptx81", "+sm_90"]>`; anything else (a
         // string) as printed.
@@ -216,12 +217,13 @@ pub fn function_target(func: OperationRef, chip: Option<&str>, ptx: Option<u32>)
             return Target::resolve(chip, ptx, Some(&target.chip), Some(&target.features));
         }
     }
-    Target::resolve(chip, ptx, function_chip, features.as_deref())
+    Target::resolve(chip, ptx, function_chip.as_deref(), features.as_deref())
 }
 
 /// One `#nvvm.target` of a `gpu.module`: what upstream's
-/// `gpu-module-to-binary` compiles the module for, with NVVM's defaults for
-/// what the attribute leaves out (`O = 2`, `sm_50`, `+ptx60`).
+/// `gpu-module-to-binary` compiles the module for, with MLIR 22's defaults
+/// for what the attribute leaves out (`O = 2`, `sm_50`, no features: the
+/// chip's minimum PTX version).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NvvmTarget {
     /// The optimization level LLVM's pipeline runs at before codegen.
@@ -274,7 +276,11 @@ fn parse_nvvm_target(text: &str) -> NvvmTarget {
     NvvmTarget {
         opt_level,
         chip: quoted("chip").unwrap_or_else(|| "sm_50".into()),
-        features: quoted("features").unwrap_or_else(|| "+ptx60".into()).split(',').map(str::to_string).collect(),
+        // MLIR 22's default is no feature at all: the chip's minimum PTX
+        // version, which `gpu-module-to-binary` compiles for.
+        features: quoted("features")
+            .map(|features| features.split(',').filter(|f| !f.is_empty()).map(str::to_string).collect())
+            .unwrap_or_default(),
     }
 }
 
@@ -428,9 +434,9 @@ mod tests {
 
     /// The printed `#nvvm.target` leaves out what equals NVVM's defaults.
     #[rstest]
-    #[case("<>", 2, "sm_50", &["+ptx60"])]
+    #[case("<>", 2, "sm_50", &[])]
     #[case("<O = 3, chip = \"sm_90\", features = \"+ptx80\">", 3, "sm_90", &["+ptx80"])]
-    #[case("<O = 0, chip = \"sm_90a\">", 0, "sm_90a", &["+ptx60"])]
+    #[case("<O = 0, chip = \"sm_90a\">", 0, "sm_90a", &[])]
     #[case("<chip = \"sm_80\", features = \"+ptx75,+ptx80\", flags = {fast}>", 2, "sm_80", &["+ptx75", "+ptx80"])]
     fn reads_printed_nvvm_targets(
         #[case] text: &str,

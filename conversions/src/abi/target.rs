@@ -18,7 +18,24 @@ use super::AbiError;
 /// Param bytes a kernel may declare before PTX 8.1 or below sm_70.
 pub const PARAM_LIMIT_SMALL: u64 = 4096;
 /// Param bytes a kernel may declare from PTX 8.1 on sm_70 and newer.
-pub const PARAM_LIMIT_LARGE: u64 = 32764;
+pub const PARAM_LIMIT_LARGE: u64 = ptxcc_dialect::verify::MAX_PARAM_SPACE as u64;
+
+/// The PTX ISA versions (times ten) LLVM 22's NVPTX backend knows, as
+/// `+ptxNN` features (`llc -mattr=help`), oldest first. `llc` warns about
+/// any other and compiles for the chip's minimum instead: a target the user
+/// did not ask for.
+pub const KNOWN_PTX: &[u32] = &[
+    32, 40, 41, 42, 43, 50, 60, 61, 62, 63, 64, 65, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 81, 82, 83, 84, 85, 86, 87,
+    88, 90,
+];
+
+/// The highest PTX version (times ten) LLVM 22 knows.
+pub const HIGHEST_PTX: u32 = KNOWN_PTX[KNOWN_PTX.len() - 1];
+
+/// Whether LLVM 22 knows PTX version `ptx` (times ten).
+pub fn is_known_ptx(ptx: u32) -> bool {
+    KNOWN_PTX.contains(&ptx)
+}
 
 /// A chip and a PTX ISA version.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,10 +110,14 @@ pub fn ptx_feature<'a>(features: impl IntoIterator<Item = &'a str>) -> Option<u3
 impl Target {
     /// A target from a chip and an optional explicit PTX version, with
     /// `llc`'s rules: no version means the chip's minimum; a version below
-    /// the minimum is an error.
+    /// the minimum is an error, and so is one LLVM 22 does not know (where
+    /// `llc` only warns and compiles for the minimum).
     pub fn new(chip: &str, ptx: Option<u32>) -> Result<Self, AbiError> {
         let (sm, _) = parse_chip(chip).ok_or_else(|| AbiError::UnknownChip(chip.to_string()))?;
         let minimum = minimum_ptx(chip).ok_or_else(|| AbiError::UnknownChip(chip.to_string()))?;
+        if let Some(unknown) = ptx.filter(|ptx| !is_known_ptx(*ptx)) {
+            return Err(AbiError::UnknownPtx(unknown));
+        }
         let ptx = ptx.unwrap_or(minimum);
         if ptx < minimum {
             return Err(AbiError::PtxTooOld { chip: chip.to_string(), ptx, minimum });

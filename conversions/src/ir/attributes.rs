@@ -12,6 +12,18 @@ use melior::{
 
 use super::identifier_str;
 
+/// The text of a string attribute (`None` for any other attribute), read
+/// without panicking: empty text is `""`, and bytes that are not UTF-8 are
+/// replaced (U+FFFD), where melior's `StringAttribute::value` panics on both.
+pub fn string_value(attribute: Attribute<'_>) -> Option<std::borrow::Cow<'_, str>> {
+    // SAFETY: a live attribute; its string is owned by the context, which
+    // outlives the attribute's lifetime.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsAString(raw).then(|| super::string_ref_text(mlir_sys::mlirStringAttrGetValue(raw)))
+    }
+}
+
 /// Sets the attribute `name` of `op` (inherent or discardable).
 pub fn set_attribute(op: OperationRef, name: &str, value: Attribute) {
     // SAFETY: `op` is live and `value` belongs to its context; setting an

@@ -31,12 +31,8 @@ pub fn op_name_key(op: OperationRef) -> *const std::ffi::c_void {
 /// `identifier` must be a live identifier of a context that outlives `'c`
 /// (identifiers live as long as their context).
 pub(crate) unsafe fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) -> &'c str {
-    // SAFETY: the identifier outlives `'c` (the caller's guarantee); the
-    // bytes are not NUL-terminated and have the given length.
-    let bytes = unsafe {
-        let text = mlir_sys::mlirIdentifierStr(identifier);
-        std::slice::from_raw_parts(text.data.cast::<u8>(), text.length)
-    };
+    // SAFETY: the identifier outlives `'c` (the caller's guarantee).
+    let bytes = unsafe { string_ref_bytes(mlir_sys::mlirIdentifierStr(identifier)) };
     // Op and attribute names are ASCII, checked inline: the passes ask for
     // millions of names, and a call to `from_utf8` per name cost 218 M
     // instructions at 5000 functions, against 1.2 G for all the passes.
@@ -45,6 +41,34 @@ pub(crate) unsafe fn identifier_str<'c>(identifier: mlir_sys::MlirIdentifier) ->
         return unsafe { std::str::from_utf8_unchecked(bytes) };
     }
     std::str::from_utf8(bytes).unwrap_or_default()
+}
+
+/// The bytes of an MLIR string reference: empty for an empty one, whose
+/// data pointer may be null (melior's `StringRef::as_str` panics on an
+/// empty string, and on text that is not UTF-8: attribute strings from
+/// user input are both).
+///
+/// # Safety
+/// The referenced bytes must outlive `'c` (strings owned by a context
+/// live as long as it).
+pub(crate) unsafe fn string_ref_bytes<'c>(text: mlir_sys::MlirStringRef) -> &'c [u8] {
+    if text.length == 0 || text.data.is_null() {
+        return &[];
+    }
+    // SAFETY: non-null, `length` bytes (not NUL-terminated), alive for `'c`
+    // (the caller's guarantee).
+    unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) }
+}
+
+/// [`string_ref_bytes`] as text; text that is not UTF-8 has each bad
+/// sequence replaced (U+FFFD), so it names nothing valid and shows in a
+/// message as what it is.
+///
+/// # Safety
+/// As [`string_ref_bytes`].
+pub(crate) unsafe fn string_ref_text<'c>(text: mlir_sys::MlirStringRef) -> std::borrow::Cow<'c, str> {
+    // SAFETY: the caller's guarantee.
+    String::from_utf8_lossy(unsafe { string_ref_bytes(text) })
 }
 
 /// [`identifier_str`] of a melior identifier.
@@ -212,14 +236,126 @@ pub fn addrspacecast<'c>(value: Value<'c, '_>, to: Type<'c>, location: Location<
         .expect("an addrspacecast between pointers is valid")
 }
 
-/// Moves the body (every block) of `from` into `into`, whose own blocks are
-/// destroyed first.
-///
-/// # Safety
-/// `from` must not be inside `into`, and no reference to a block, op or
-/// value of `into`'s old body may be used afterwards.
-pub unsafe fn take_body(into: &melior::ir::Region, from: melior::ir::RegionRef) {
-    use melior::ir::RegionLike;
-    // SAFETY: both regions are live; the rest is guaranteed by the caller.
+/// Moves the body (every block) of `from` into `into`, which must be empty:
+/// nothing is freed, so every op, block and value of the body stays valid
+/// (an analysis that holds one keeps a live handle; only the function
+/// around it changes). Returns `false`, moving nothing, when `into` has a
+/// block or is `from` itself.
+pub fn move_body<'c: 'a, 'a>(
+    from: &impl melior::ir::RegionLike<'c, 'a>,
+    into: &impl melior::ir::RegionLike<'c, 'a>,
+) -> bool {
+    if into.first_block().is_some() || from.to_raw().ptr == into.to_raw().ptr {
+        return false;
+    }
+    // SAFETY: both regions are live; `into` has no block, so taking the body
+    // destroys nothing; `from` is left empty.
     unsafe { mlir_sys::mlirRegionTakeBody(into.to_raw(), from.to_raw()) };
+    true
+}
+
+/// The ops a rewrite has done with, erased together once the rewrite is
+/// over ([`EraseList::finish`]).
+///
+/// A rewrite that applies several plans made from one analysis (the kernel
+/// `byval` parameters of one function, the device functions of one round)
+/// erases through one list: an op two plans refer to (an `llvm.intr.assume`
+/// naming two parameters, a GEP two plans read) is listed twice but erased
+/// once, and no op a later plan still holds is freed while that plan runs.
+/// Ops that have regions are never listed (erasing one would free the ops
+/// inside it, which a plan may hold).
+#[derive(Default)]
+pub struct EraseList {
+    /// Ops to erase, in order; every use of their results must be gone by
+    /// the end.
+    dead: Vec<mlir_sys::MlirOperation>,
+    /// Ops to erase if nothing uses their results by the end (GEPs a
+    /// rewrite may have left without uses), in order.
+    if_unused: Vec<mlir_sys::MlirOperation>,
+    /// Every op listed, to list each once.
+    listed: super::HashSet<*mut std::ffi::c_void>,
+}
+
+impl EraseList {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Lists `op` for erasure: by the end, nothing may use its results.
+    /// An op with regions is not listed (see the type's documentation).
+    pub fn erase(&mut self, op: OperationRef) {
+        if op.region_count() == 0 && self.listed.insert(op.to_raw().ptr) {
+            self.dead.push(op.to_raw());
+        }
+    }
+
+    /// Lists `op` for erasure if, by the end, nothing uses its results.
+    pub fn erase_if_unused(&mut self, op: OperationRef) {
+        if op.region_count() == 0 && self.listed.insert(op.to_raw().ptr) {
+            self.if_unused.push(op.to_raw());
+        }
+    }
+
+    /// Whether `op` is listed (the rewrite is done with it).
+    pub fn contains(&self, op: OperationRef) -> bool {
+        self.listed.contains(&op.to_raw().ptr)
+    }
+
+    /// Erases the listed ops: first those listed with [`Self::erase`], in
+    /// order, then those listed with [`Self::erase_if_unused`] that nothing
+    /// uses, in order; erasing an op tries again the listed ops that define
+    /// its operands (a GEP chain goes whole, in whatever order its links
+    /// were listed). An op listed with [`Self::erase`] whose results are
+    /// still used is kept (a dead op left in the IR, never a dangling use)
+    /// and counted in the result, which debug builds check is zero.
+    ///
+    /// # Safety
+    /// Every listed op must still be live and in its block (nothing erased
+    /// or moved it out by other means since it was listed), and no handle
+    /// to a listed op (or to its results) may be used after this call.
+    pub unsafe fn finish(self) -> usize {
+        use mlir_sys::*;
+        // SAFETY (all blocks below): the ops are live until destroyed here
+        // (the caller's guarantee), each is destroyed at most once (`pending`
+        // holds those not yet destroyed), and only ops without regions are
+        // listed.
+        let unused = |raw: MlirOperation| unsafe {
+            (0..mlirOperationGetNumResults(raw))
+                .all(|i| mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(raw, i))))
+        };
+        // The ops that define `raw`'s operands.
+        let definers = |raw: MlirOperation| -> Vec<MlirOperation> {
+            unsafe {
+                (0..mlirOperationGetNumOperands(raw))
+                    .map(|i| mlirOperationGetOperand(raw, i))
+                    .filter(|value| mlirValueIsAOpResult(*value))
+                    .map(|value| mlirOpResultGetOwner(value))
+                    .collect()
+            }
+        };
+        let mut kept = 0;
+        for raw in self.dead {
+            if unused(raw) {
+                unsafe { mlirOperationDestroy(raw) };
+            } else {
+                kept += 1;
+            }
+        }
+        let mut pending: super::HashSet<*mut std::ffi::c_void> = self.if_unused.iter().map(|raw| raw.ptr).collect();
+        for raw in self.if_unused {
+            let mut stack = vec![raw];
+            while let Some(op) = stack.pop() {
+                if !pending.contains(&op.ptr) || !unused(op) {
+                    continue;
+                }
+                let operands = definers(op);
+                pending.remove(&op.ptr);
+                unsafe { mlirOperationDestroy(op) };
+                stack.extend(operands);
+            }
+        }
+        debug_assert_eq!(kept, 0, "an op listed for erasure is still used");
+        kept
+    }
 }

@@ -14,12 +14,8 @@ pub fn flat_symbol_name(attribute: Attribute) -> Option<String> {
     // SAFETY: reading a live attribute after checking its kind.
     unsafe {
         let raw = attribute.to_raw();
-        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw).then(|| {
-            melior::StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw))
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        })
+        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw)
+            .then(|| super::string_ref_text(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw)).into_owned())
     }
 }
 
@@ -32,10 +28,7 @@ pub fn symbol_ref_parts(attribute: Attribute) -> Option<(String, Vec<Attribute>)
     unsafe {
         let raw = attribute.to_raw();
         mlir_sys::mlirAttributeIsASymbolRef(raw).then(|| {
-            let root = melior::StringRef::from_raw(mlir_sys::mlirSymbolRefAttrGetRootReference(raw))
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
+            let root = super::string_ref_text(mlir_sys::mlirSymbolRefAttrGetRootReference(raw)).into_owned();
             let nested = (0..mlir_sys::mlirSymbolRefAttrGetNumNestedReferences(raw))
                 .map(|i| Attribute::from_raw(mlir_sys::mlirSymbolRefAttrGetNestedReference(raw, i)))
                 .collect();

@@ -129,7 +129,7 @@ impl<'c> LlvmStructType<'c> {
         unsafe {
             (!mlir_sys::mlirLLVMStructTypeIsLiteral(raw)).then(|| {
                 let identifier = mlir_sys::mlirLLVMStructTypeGetIdentifier(raw);
-                melior::StringRef::from_raw(identifier).as_str().unwrap_or_default().to_string()
+                super::string_ref_text(identifier).into_owned()
             })
         }
     }

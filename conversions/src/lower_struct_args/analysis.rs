@@ -424,10 +424,16 @@ fn in_bounds(node: &Node, plan: &ArgumentPlan) -> bool {
     node.offset.is_some_and(|offset| offset >= 0 && offset as u64 <= plan.size)
 }
 
-/// Whether every use of the `llvm.ptrtoint` result is an `llvm.icmp eq` or
-/// `ne` against the constant zero (and there is at least one).
+/// Whether the `llvm.ptrtoint` keeps the whole address (an integer of at
+/// least 64 bits: a generic pointer's width) and every use of its result
+/// is an `llvm.icmp eq` or `ne` against the constant zero (and there is at
+/// least one). A narrower integer keeps only the low bits, which are zero
+/// for many non-null addresses (an `i1` of an aligned address is 0).
 pub(super) fn only_null_tests(ptrtoint: OperationRef) -> bool {
     let Ok(result) = ptrtoint.result_at(0) else { return false };
+    if crate::ir::integer_width(result.r#type()).is_none_or(|width| width < 64) {
+        return false;
+    }
     let uses = uses(result.into());
     !uses.is_empty() && uses.iter().all(|used| is_null_test(used.owner, used.index))
 }

@@ -170,6 +170,12 @@ fn signature_is_fixed_as(
     if is_variadic(func) {
         return Some("it is variadic");
     }
+    // A naked function has no prologue: its body (inline assembly) reads
+    // the parameters where the ABI puts them, and a wrapper could not pass
+    // them on.
+    if crate::abi::signature::has_passthrough(func, "naked") {
+        return Some("it is naked");
+    }
     let uses = uses?; // never used: nothing to keep it for
     if uses.other {
         return Some("its address is taken");

@@ -41,12 +41,13 @@
 //! llvm.func ptx_kernelcc @k(...) { ... llvm.call @dot_ptxcc(%x, %y) ... }
 //! ```
 
-use crate::ir::HashMap;
+use crate::ir::{HashMap, HashSet};
 
 use melior::ir::{
-    attribute::{ArrayAttribute, DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
+    attribute::{ArrayAttribute, DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
     block::BlockLike,
     operation::{OperationBuilder, OperationLike},
+    r#type::IntegerType,
     Attribute, Block, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
 };
 
@@ -97,6 +98,14 @@ pub fn split_external_functions<'c, 'a>(
     for func in &functions {
         *defined.entry(function_name(*func)).or_default() += 1;
     }
+    // Every symbol of the module (globals, aliases, ifuncs, functions): a
+    // clone's name must be free of all of them.
+    let mut taken: HashSet<String> = crate::ir::body_ops(module)
+        .into_iter()
+        .map(|op| crate::ir::symbol_name(op).to_string())
+        .filter(|name| !name.is_empty())
+        .collect();
+    taken.extend(defined.keys().cloned());
     let mut changed = 0;
     for func in functions {
         let name = function_name(func);
@@ -119,12 +128,13 @@ pub fn split_external_functions<'c, 'a>(
         if !uses.other && !local && whole_program {
             // Nothing outside the module calls it and nothing takes its
             // address: internal, and every use is a call in view.
-            set_linkage(func, "internal");
+            make_internal(func);
         } else {
-            let clone = fresh_name(&name, &defined);
+            let clone = fresh_name(&name, &taken);
+            taken.insert(clone.clone());
             split(func, &clone, &uses.calls, uses.other);
             if !local && whole_program {
-                set_linkage(func, "internal");
+                make_internal(func);
             }
         }
         changed += 1;
@@ -132,18 +142,30 @@ pub fn split_external_functions<'c, 'a>(
     changed
 }
 
-/// `name_ptxcc`, or `name_ptxcc_N` for the first `N` that no function has.
-fn fresh_name(name: &str, taken: &HashMap<String, usize>) -> String {
+/// `name_ptxcc`, or `name_ptxcc_N` for the first `N` that no symbol has.
+fn fresh_name(name: &str, taken: &HashSet<String>) -> String {
     let base = format!("{name}{CLONE_SUFFIX}");
-    (0..).map(|n| if n == 0 { base.clone() } else { format!("{base}_{n}") }).find(|c| !taken.contains_key(c)).unwrap()
+    if !taken.contains(&base) {
+        return base;
+    }
+    // At most `taken.len()` names are taken: one of the first
+    // `taken.len() + 1` candidates is free.
+    (1..=taken.len()).map(|n| format!("{base}_{n}")).find(|c| !taken.contains(c)).unwrap_or(base)
 }
 
-/// Sets the `linkage` of `func` to `kind` (`internal`).
-fn set_linkage(func: OperationRef, kind: &str) {
+/// Gives `func` internal linkage, and the default visibility that local
+/// linkage requires (LLVM's verifier rejects a `hidden` or `protected`
+/// symbol with local linkage).
+fn make_internal(func: OperationRef) {
     let context = context_of(func);
-    if let Some(attribute) = Attribute::parse(&context, &format!("#llvm.linkage<{kind}>")) {
+    if let Some(attribute) = Attribute::parse(&context, "#llvm.linkage<internal>") {
         crate::ir::set_attribute(func, "linkage", attribute);
     }
+    crate::ir::set_attribute(
+        func,
+        "visibility_",
+        IntegerAttribute::new(IntegerType::new(&context, 64).into(), 0).into(),
+    );
 }
 
 /// Moves the body of `func` into an internal clone called `clone_name`,
@@ -157,25 +179,29 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
     for call in calls {
         crate::ir::set_attribute(*call, "callee", callee);
     }
+    // The body moves into the clone, op for op (nothing is copied or freed:
+    // what analyses hold of it stays valid, now inside the clone). The
+    // clone is made while the function has no body, so cloning copies
+    // only the function op.
+    let region = func.region_at(0).expect("a function body");
+    let body = Region::new();
+    let moved_out = crate::ir::move_body(&region, &body);
+    debug_assert!(moved_out, "a fresh region is empty");
     // (The clone is owned until inserted below.)
     let clone = crate::ir::clone(func);
     let block = func.block().expect("a function in a module");
     let clone = block.insert_operation_after(func, clone);
+    let moved_in = crate::ir::move_body(&body, &clone.region_at(0).expect("an llvm.func has a body region"));
+    debug_assert!(moved_in, "a clone of a function without a body has none");
     crate::ir::set_attribute(clone, "sym_name", StringAttribute::new(&context, clone_name).into());
     crate::ir::remove_attribute(clone, "sym_visibility");
-    set_linkage(clone, "internal");
+    make_internal(clone);
 
-    // The wrapper: the body goes (the clone has it), one call remains. A
+    // The wrapper: the body went to the clone, one call remains. A
     // debug-info location names the subprogram the clone now owns; LLVM
     // allows one function per subprogram, so the wrapper gets a plain one.
     let location = plain_location(func.location());
     crate::ir::set_location(func, location);
-    let region = func.region_at(0).expect("a function body");
-    let old_body = Region::new();
-    // SAFETY: the old body is destroyed with `old_body` (a region drops every
-    // reference inside it first).
-    unsafe { crate::ir::take_body(&old_body, region) };
-    drop(old_body);
     let parameters = parameter_types(func);
     let entry = Block::new(&parameters.iter().map(|ty| (*ty, location)).collect::<Vec<_>>());
     let arguments: Vec<Value> =
@@ -249,8 +275,7 @@ mod tests {
 
     #[test]
     fn fresh_names_avoid_taken_ones() {
-        let taken: HashMap<String, usize> =
-            [("f_ptxcc".to_string(), 1), ("f_ptxcc_1".to_string(), 1)].into_iter().collect();
+        let taken: HashSet<String> = ["f_ptxcc".to_string(), "f_ptxcc_1".to_string()].into_iter().collect();
         assert_eq!(fresh_name("f", &taken), "f_ptxcc_2");
         assert_eq!(fresh_name("g", &taken), "g_ptxcc");
     }

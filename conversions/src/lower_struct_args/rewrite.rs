@@ -19,7 +19,7 @@ use ptxcc_dialect::{address_space, ops, types::pointer_type};
 use super::analysis::{null_test_predicate, Action, ArgumentPlan, Strategy};
 use crate::{
     context::context_of,
-    ir::{constant_int, erase, has_no_uses, op_name, replace_uses, uses, Use},
+    ir::{constant_int, op_name, replace_uses, uses, EraseList, Use},
     kernel::{mark_kernel, parameter_integer, set_parameter_attribute, NVVM_GRID_CONSTANT},
 };
 
@@ -30,8 +30,12 @@ enum Space {
     Generic,
 }
 
-/// Rewrites the uses of one parameter of `func` as `plan` says.
-pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>) {
+/// Rewrites the uses of one parameter of `func` as `plan` says. What the
+/// rewrite leaves without use goes on `dead`: one list for every plan of the
+/// function (two plans can name one op, an `llvm.intr.assume` bundle of two
+/// parameters; and no plan may free what a later one still reads), erased
+/// once all of them are applied ([`rewrite_arguments`]).
+pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>, dead: &mut EraseList) {
     let context = context_of(func);
     let entry = crate::kernel::entry_block(func).expect("a kernel with a body");
     let parameter = plan.nodes[0].value;
@@ -98,53 +102,55 @@ pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<
         set_parameter_attribute(func, plan.index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
     }
 
-    let mut dropped = crate::ir::HashSet::default();
     for action in &plan.actions {
         match action {
-            Action::DropAssume(assume) => {
-                if dropped.insert(assume.to_raw().ptr) {
-                    // SAFETY: an assume has no results; nothing refers to it.
-                    unsafe { crate::ir::erase(*assume) };
-                }
-            }
-            Action::NullTest(ptrtoint) => fold_null_tests(*ptrtoint),
-            Action::FieldLoad { load, offset, alignment } => rewriter.field_load(*load, *offset, *alignment),
+            // An assume has no results; another plan may name it too.
+            Action::DropAssume(assume) => dead.erase(*assume),
+            Action::NullTest(op) => fold_null_tests(*op, dead),
+            Action::FieldLoad { load, offset, alignment } => rewriter.field_load(*load, *offset, *alignment, dead),
             Action::ParamRead(used, node) => rewriter.set_operand(*used, *node, Space::Param),
             Action::Generic(used, node) => rewriter.set_operand(*used, *node, Space::Generic),
-            Action::ParamView(cast, node) => rewriter.replace_param_view(*cast, *node),
-            Action::CopyFrom { op, node, alignment } => rewriter.copy_from(*op, *node, *alignment),
+            Action::ParamView(cast, node) => rewriter.replace_param_view(*cast, *node, dead),
+            Action::CopyFrom { op, node, alignment } => rewriter.copy_from(*op, *node, *alignment, dead),
         }
     }
-    // The original GEPs are dead now: erase them, innermost first.
+    // The original GEPs are dead once the ops above are gone: innermost
+    // first.
     for node in plan.nodes.iter().rev() {
         if let Some((_, gep)) = node.parent {
-            if gep.result_at(0).is_ok_and(|r| has_no_uses(r.into())) {
-                // SAFETY: the op has no uses and is not referenced again.
-                unsafe { crate::ir::erase(gep) };
-            }
+            dead.erase_if_unused(gep);
         }
     }
 }
 
+/// Applies the plans of `func`'s parameters ([`rewrite_argument`]), then
+/// erases what they left without use.
+pub fn rewrite_arguments<'c, 'a>(func: OperationRef<'c, 'a>, plans: &[ArgumentPlan<'c, 'a>]) {
+    let mut dead = EraseList::new();
+    for plan in plans {
+        rewrite_argument(func, plan, &mut dead);
+    }
+    // SAFETY: every plan is applied; nothing listed is read again.
+    unsafe { dead.finish() };
+}
+
 /// Replaces an `icmp eq`/`ne` of a non-null pointer with null, or every
 /// such comparison of an `llvm.ptrtoint` result with zero, by the constant a
-/// non-null pointer gives, then erases the comparisons and the conversion
+/// non-null pointer gives; the comparisons and the conversion go on `dead`
 /// (the analysis checked that these are its only uses).
-fn fold_null_tests(op: OperationRef) {
+fn fold_null_tests<'c, 'a>(op: OperationRef<'c, 'a>, dead: &mut EraseList) {
     let Ok(result) = op.result_at(0) else { return };
-    let tests =
-        if op_name(op) == "llvm.icmp" { vec![op] } else { uses(result.into()).into_iter().map(|u| u.owner).collect() };
+    let is_compare = op_name(op) == "llvm.icmp";
+    let tests = if is_compare { vec![op] } else { uses(result.into()).into_iter().map(|u| u.owner).collect() };
     for icmp in tests {
         let (Some(non_null), Ok(compared)) = (null_test_predicate(icmp), icmp.result_at(0)) else { continue };
         let constant = crate::ir::integer_constant(compared.r#type(), i64::from(non_null), icmp.location());
         let constant = icmp.block().expect("an icmp is in a block").insert_operation_before(icmp, constant);
         replace_uses(compared.into(), constant.result_at(0).expect("one result").into());
-        // SAFETY: every use of the comparison now uses the constant.
-        unsafe { erase(icmp) };
+        dead.erase(icmp);
     }
-    if op_name(op) == "llvm.ptrtoint" && has_no_uses(result.into()) {
-        // SAFETY: the ptrtoint has no uses left.
-        unsafe { erase(op) };
+    if !is_compare {
+        dead.erase_if_unused(op);
     }
 }
 
@@ -205,7 +211,7 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         crate::ir::set_operand(used.owner, used.index, value);
     }
 
-    fn field_load(&mut self, load: OperationRef<'c, 'a>, offset: i64, alignment: u64) {
+    fn field_load(&mut self, load: OperationRef<'c, 'a>, offset: i64, alignment: u64, dead: &mut EraseList) {
         let i64_type: Type = IntegerType::new(self.context, 64).into();
         let result_type = load.result_at(0).expect("one result").r#type();
         let replacement = ops::load_param(
@@ -218,24 +224,33 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         );
         let block = load.block().expect("a load in a block");
         let replacement = block.insert_operation_before(load, replacement.into());
-        replace_and_erase(load, replacement);
+        // Both ops have one result of the same type.
+        crate::ir::replace_uses(
+            load.result_at(0).expect("one result").into(),
+            replacement.result_at(0).expect("one result").into(),
+        );
+        dead.erase(load);
     }
 
-    fn replace_param_view(&mut self, cast: OperationRef<'c, 'a>, node: usize) {
+    fn replace_param_view(&mut self, cast: OperationRef<'c, 'a>, node: usize, dead: &mut EraseList) {
         let value = self.materialize(node, Space::Param);
-        // The cast's result and `value` are both `!llvm.ptr<101>`; the cast
-        // is erased once it has no uses.
+        // The cast's result and `value` are both `!llvm.ptr<101>`.
         crate::ir::replace_uses(cast.result_at(0).expect("one result").into(), value);
-        // SAFETY: every use of the cast now uses `value`.
-        unsafe { crate::ir::erase(cast) };
+        dead.erase(cast);
     }
 
     /// `memcpy(dst, node, len)`: `ptxcc.copy_param` (vectorised by the
     /// conversion) when the length is constant and the copy not volatile,
     /// otherwise the same memcpy from param space.
-    fn copy_from(&mut self, op: OperationRef<'c, 'a>, node: usize, alignment: u64) {
+    fn copy_from(&mut self, op: OperationRef<'c, 'a>, node: usize, alignment: u64, dead: &mut EraseList) {
         let source = self.materialize(node, Space::Param);
-        let length = op.operand_at(2).ok().and_then(constant_int).filter(|length| *length > 0);
+        // (A copy longer than any param space can only be dead code: it
+        // stays a memcpy, which ptxcc.copy_param's verifier would refuse.)
+        let length = op
+            .operand_at(2)
+            .ok()
+            .and_then(constant_int)
+            .filter(|length| *length > 0 && *length <= ptxcc_dialect::verify::MAX_PARAM_SPACE);
         let volatile =
             op.attribute("isVolatile").ok().and_then(|a| BoolAttribute::try_from(a).ok()).is_some_and(|a| a.value());
         let destination = op.operand_at(0).expect("memcpy has a destination");
@@ -261,15 +276,7 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         );
         let block = op.block().expect("a memcpy in a block");
         block.insert_operation_before(op, copy.into());
-        // SAFETY: memcpy has no results; nothing refers to it.
-        unsafe { crate::ir::erase(op) };
+        // A memcpy has no results.
+        dead.erase(op);
     }
-}
-
-/// Replaces every use of `old`'s result with `new`'s and erases `old`.
-fn replace_and_erase(old: OperationRef, new: OperationRef) {
-    // Both ops have one result of the same type.
-    crate::ir::replace_uses(old.result_at(0).expect("one result").into(), new.result_at(0).expect("one result").into());
-    // SAFETY: every use of `old`'s result now uses `new`'s.
-    unsafe { crate::ir::erase(old) };
 }

@@ -4,7 +4,7 @@
 use crate::ir::OperationExt;
 use melior::{
     ir::BlockLike as _,
-    ir::{attribute::Attribute, operation::OperationLike, OperationRef, Value, ValueLike},
+    ir::{attribute::Attribute, OperationRef, Value, ValueLike},
     Context, RewritePatternSet,
 };
 use ptxcc_dialect::{address_space, names, types::pointer_type};
@@ -41,8 +41,7 @@ pub fn param_space_parameter<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationR
 /// param-space view of one of its `byval` parameters. Returns that parameter
 /// (to be marked a grid constant), or `None` for other ops.
 pub(super) fn check(op: OperationRef) -> Result<Option<usize>, String> {
-    let name = op.name();
-    let name = name.as_string_ref().as_str().unwrap_or_default();
+    let name = crate::ir::op_name(op);
     if name != names::PARAM_TO_GENERIC && name != names::PARAM_TO_GLOBAL {
         return Ok(None);
     }

@@ -61,19 +61,20 @@ pub fn loop_step(alignment: u64, vector_copy: bool) -> u64 {
 }
 
 /// Whether `copy` (a `ptxcc.copy_param`) becomes a copy loop under
-/// `options`: above the inline threshold, into a slot that llc's SROA will
-/// not break up (those get the field-by-field copy at any size), and aligned
-/// to at least 2 bytes (a byte loop is what the memcpy gives already).
+/// `options`: above the inline threshold, at least one step long, into a
+/// slot that llc's SROA will not break up (those get the field-by-field copy
+/// at any size), and aligned to at least 2 bytes (a byte loop is what the
+/// memcpy gives already). Sizes are at most 32764 bytes (verified).
 fn wants_loop(copy: OperationRef, options: &ConvertPtxccToLlvmOptions) -> bool {
     let (Some(size), Some(alignment)) = (integer_attribute(copy, "size"), integer_attribute(copy, "alignment")) else {
         return false;
     };
     let (Ok(size), Ok(alignment)) = (u64::try_from(size), u64::try_from(alignment)) else { return false };
     let Ok(dst) = copy.operand_at(1) else { return false };
-    size > options.inline_copy_threshold
-        && size <= i32::MAX as u64
-        && loop_step(alignment, options.vector_copy) >= 2
-        && !slots::breakable(dst)
+    let step = loop_step(alignment, options.vector_copy);
+    // The loop runs its first step untested: a copy smaller than one step
+    // is unrolled instead (it copied a whole step into a smaller slot).
+    size > options.inline_copy_threshold && size >= step && step >= 2 && !slots::breakable(dst)
 }
 
 /// Expands every large `ptxcc.copy_param` inside `root` into a copy loop

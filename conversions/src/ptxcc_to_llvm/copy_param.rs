@@ -139,7 +139,7 @@ pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: 
         }
     };
     let mut next = 0;
-    for leaf in classify::leaves(layout, ty) {
+    for leaf in classify::leaves(layout, ty)? {
         let bytes = layout.store_size(&leaf.ty);
         if leaf.offset < next || leaf.offset + bytes > size {
             return None;

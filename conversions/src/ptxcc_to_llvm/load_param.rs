@@ -3,29 +3,13 @@
 use crate::ir::OperationExt;
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
-    ir::{attribute::IntegerAttribute, r#type::IntegerType, OperationRef, ValueLike},
+    ir::{attribute::IntegerAttribute, r#type::IntegerType, ValueLike},
     Context, RewritePatternSet,
 };
 use ptxcc_dialect::names;
 
 use super::add_lowering;
 use crate::ir::integer_attribute;
-
-/// Checks what the pattern needs beyond verification: the offset fits the
-/// 32-bit constant index of `llvm.getelementptr`.
-pub(super) fn check(op: OperationRef) -> Result<(), String> {
-    if crate::ir::op_name(op) != names::LOAD_PARAM {
-        return Ok(());
-    }
-    let offset = integer_attribute(op, "offset").unwrap_or_default();
-    if offset > i64::from(i32::MAX) {
-        return Err(format!(
-            "'{}' op offset {offset} does not fit a 32-bit GEP index (param space is at most 32764 bytes)",
-            names::LOAD_PARAM
-        ));
-    }
-    Ok(())
-}
 
 /// Adds `LoadParamLowering`: a byte GEP to the offset (none for offset 0)
 /// and an aligned load, which `llc` prints as `ld.param.<ty> %r, [sym+off]`.

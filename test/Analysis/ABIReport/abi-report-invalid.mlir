@@ -68,3 +68,18 @@ llvm.func @gpu() attributes {target_cpu = "gfx90a"} {
 llvm.func @too_old() attributes {target_cpu = "sm_100", target_features = #llvm.target_features<["+ptx70"]>} {
   llvm.return
 }
+
+// -----
+
+// Issue 29: a call passing a 64 MB aggregate by value. The report listed a
+// part per eight bytes (8 million st.param lines, 1.8 GB of memory), and
+// larger values exhausted memory; parts are counted before they are listed.
+llvm.func @huge_callee(%a: !llvm.array<67108864 x i8>) {
+  llvm.return
+}
+// expected-error @below {{@huge_caller: the value has more than 65528 register parts: too large to pass by value in param space}}
+llvm.func @huge_caller(%p: !llvm.ptr) {
+  %a = llvm.load %p : !llvm.ptr -> !llvm.array<67108864 x i8>
+  llvm.call @huge_callee(%a) : (!llvm.array<67108864 x i8>) -> ()
+  llvm.return
+}

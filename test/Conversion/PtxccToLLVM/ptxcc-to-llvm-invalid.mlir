@@ -34,7 +34,7 @@ llvm.func ptx_kernelcc @untraceable(%s: !llvm.ptr {llvm.byval = !llvm.array<4 x 
 
 llvm.func ptx_kernelcc @huge_offset(%s: !llvm.ptr {llvm.byval = !llvm.array<4 x i64>, llvm.align = 8 : i64}) {
   %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
-  // expected-error @+1 {{'ptxcc.load_param' op offset 4294967296 does not fit a 32-bit GEP index}}
+  // expected-error @+1 {{'ptxcc.load_param' op offset must be below 32764 (the largest param space), got 4294967296}}
   %v = "ptxcc.load_param"(%p) {offset = 4294967296 : i64, alignment = 8 : i64} : (!llvm.ptr<101>) -> i64
   llvm.return
 }

@@ -338,7 +338,7 @@ fn plan_signature<'c, 'a>(
         {
             return None;
         }
-        let leaves = crate::abi::classify::leaves(layout, &abi);
+        let leaves = crate::abi::classify::leaves(layout, &abi)?;
         let sites: Option<Vec<_>> = calls.iter().map(|call| elided_slot(*call, layout, &leaves)).collect();
         Some((ty, sites?))
     });

@@ -6,7 +6,7 @@ use super::{
     ElidedSlot, FlatLeaf, ParamPlan,
 };
 
-use crate::ir::{BlockExt, HashMap, OperationExt};
+use crate::ir::{BlockExt, EraseList, HashMap, OperationExt};
 
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
@@ -33,15 +33,31 @@ use crate::{
 /// values as they are), then each function's signature and body. Returns
 /// the calls that replace each plan's [`DevicePlan::calls`], in plan order
 /// (what keeps a symbol-use map true without walking the module again).
+///
+/// Nothing a plan holds is freed while plans are applied: the ops the call
+/// sites leave behind (old calls, the stores and extracts an `sret` slot
+/// replaces, address arithmetic left without uses) go on one list for all
+/// plans, erased once every call site is rewritten; each callee's dead ops
+/// go on a list of its own, erased before its old parameters.
 pub fn rewrite_functions<'c, 'a>(plans: &[DevicePlan<'c, 'a>]) -> Vec<Vec<OperationRef<'c, 'a>>> {
     let mut new_calls = Vec::with_capacity(plans.len());
+    let mut dead = EraseList::new();
+    let mut read = Vec::new();
     for plan in plans {
         let elided: HashMap<_, _> =
             plan.sret.iter().flat_map(|(_, sites)| sites.iter()).map(|site| (site.call.to_raw().ptr, site)).collect();
         new_calls.push(
-            plan.calls.iter().map(|call| rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied())).collect(),
+            plan.calls
+                .iter()
+                .map(|call| rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied(), &mut dead, &mut read))
+                .collect(),
         );
     }
+    list_dead_address_chains(&read, &mut dead);
+    // SAFETY: the plans' call sites are done with what was listed: the
+    // callee rewrites below read only their own functions' bodies, and the
+    // new calls replace the old ones in the symbol uses.
+    unsafe { dead.finish() };
     for plan in plans {
         rewrite_callee(plan);
     }
@@ -83,10 +99,16 @@ fn byte_address<'c, 'a>(
 
 /// Rebuilds `call` for `plan` (with its result stored through `elided`'s
 /// slot when given); returns the new call.
+///
+/// What the rewrite leaves without use goes on `dead`; the pointers the old
+/// call passed go on `read`, whose dead address arithmetic is listed once
+/// all calls are rewritten ([`list_dead_address_chains`]).
 fn rewrite_call<'c, 'a>(
     plan: &DevicePlan<'c, 'a>,
     call: OperationRef<'c, 'a>,
     elided: Option<&ElidedSlot<'c, 'a>>,
+    dead: &mut EraseList,
+    read: &mut Vec<Value<'c, 'a>>,
 ) -> OperationRef<'c, 'a> {
     // SAFETY: `context_ref` outlives every use of the reference (melior's
     // `to_ref` points into the `ContextRef` itself); what is built from it
@@ -175,7 +197,7 @@ fn rewrite_call<'c, 'a>(
         crate::ir::set_operands(call, &operands);
         crate::ir::set_attribute(call, "operandSegmentSizes", segments.into());
         crate::ir::set_attribute(call, "arg_attrs", argument_attributes.into());
-        erase_dead_address_chains(&arguments);
+        read.extend(arguments);
         return call;
     };
     let mut named: Vec<(Identifier, Attribute)> = Vec::new();
@@ -183,7 +205,7 @@ fn rewrite_call<'c, 'a>(
         // The call now writes through the slot, which may be a local of the
         // caller: not a tail call, not read-only any more.
         let skip = ["operandSegmentSizes", "arg_attrs", "res_attrs", "memory_effects", "TailCallKind"];
-        if skip.iter().any(|s| key.as_string_ref().as_str() == Ok(s)) {
+        if skip.contains(&crate::ir::identifier_text(key)) {
             continue;
         }
         named.push((key, value));
@@ -198,54 +220,58 @@ fn rewrite_call<'c, 'a>(
         .expect("a valid call");
     let block = call.block().expect("a call in a block");
     let new_call = block.insert_operation_before(call, new_call);
+    // The stores first, then the extracts they stored, then the call whose
+    // results the extracts read: each goes once its users have.
+    let mut addresses = Vec::new();
     for op in &site.replaced {
         if op_name(*op) == "llvm.store" {
-            let address = op.operand_at(1).expect("a store has an address");
-            // SAFETY: a store has no results.
-            unsafe { crate::ir::erase(*op) };
-            erase_dead_geps(address);
+            addresses.push(op.operand_at(1).expect("a store has an address"));
+            dead.erase(*op);
         }
     }
     for op in &site.replaced {
         if op_name(*op) == "llvm.extractvalue" {
-            // SAFETY: its only use, a store, is gone.
-            unsafe { crate::ir::erase(*op) };
+            dead.erase(*op);
         }
     }
-    // SAFETY: nothing uses the old call any more.
-    unsafe { crate::ir::erase(call) };
-    erase_dead_address_chains(&arguments);
+    dead.erase(call);
+    list_gep_chains(&addresses, dead);
+    read.extend(arguments);
     // SAFETY: the new call is owned by its block, which outlives the pass.
     unsafe { OperationRef::from_raw(new_call.to_raw()) }
 }
 
-/// Erases `address` when it is a GEP without uses, and its bases after it.
-fn erase_dead_geps(address: Value) {
-    let mut current = address;
-    while let Some(result) = crate::ir::as_result(current) {
-        let gep = result.owner();
-        if op_name(gep) != "llvm.getelementptr" || !has_no_uses(current) {
-            return;
+/// Lists each of `addresses` that is a GEP, and its GEP bases after it,
+/// for erasure where nothing uses them by the end.
+fn list_gep_chains<'c, 'a>(addresses: &[Value<'c, 'a>], dead: &mut EraseList) {
+    for address in addresses {
+        let mut current = *address;
+        while let Some(result) = crate::ir::as_result(current) {
+            let gep = result.owner();
+            if op_name(gep) != "llvm.getelementptr" {
+                break;
+            }
+            dead.erase_if_unused(gep);
+            current = gep.operand_at(0).expect("a GEP has a base");
         }
-        let base = gep.operand_at(0).expect("a GEP has a base");
-        // SAFETY: the GEP has no uses.
-        unsafe { crate::ir::erase(gep) };
-        current = base;
     }
 }
 
-/// Erases GEPs left without uses on the pointers the rewrite read.
-fn erase_dead_address_chains(values: &[Value]) {
-    for value in values {
-        let mut dead: Vec<OperationRef> = Vec::new();
+/// Lists, for erasure where nothing uses them by the end, the GEPs on the
+/// pointers rewritten calls passed (`read`) that have no uses now. Each
+/// pointer's uses are read once however many calls passed it (a pointer
+/// passed by thousands of calls has thousands of uses: reading them per
+/// call was quadratic).
+fn list_dead_address_chains<'c, 'a>(read: &[Value<'c, 'a>], dead: &mut EraseList) {
+    let mut seen = crate::ir::HashSet::default();
+    for value in read {
+        if !seen.insert(value.to_raw().ptr) {
+            continue;
+        }
         for used in uses(*value) {
             if op_name(used.owner) == "llvm.getelementptr" && first_result(used.owner).is_some_and(has_no_uses) {
-                dead.push(used.owner);
+                dead.erase_if_unused(used.owner);
             }
-        }
-        for op in dead {
-            // SAFETY: the GEP has no uses.
-            unsafe { crate::ir::erase(op) };
         }
     }
 }
@@ -263,6 +289,10 @@ fn rewrite_callee(plan: &DevicePlan) {
         (0..plan.params.len()).map(|i| existing.and_then(|array| array.element(i).ok()).unwrap_or(empty)).collect();
     let mut new_attributes: Vec<Attribute> = Vec::new();
     let mut anchor = EntryAnchor::new(entry);
+    // What the body no longer needs, erased before the old parameters it
+    // used (and never while `anchor` may still place ops after it).
+    let mut dead = EraseList::new();
+    let mut old_parameters = Vec::new();
 
     // Parameters, last first, so earlier indices stay valid.
     let mut per_param: Vec<Vec<Attribute>> = vec![Vec::new(); plan.params.len()];
@@ -280,11 +310,12 @@ fn rewrite_callee(plan: &DevicePlan) {
                     per_param[index].push(empty);
                 }
                 match form {
-                    AggregateForm::Value => rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values),
-                    AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values),
+                    AggregateForm::Value => {
+                        rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values, &mut dead)
+                    }
+                    AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values, &mut dead),
                 }
-                // SAFETY: every use of the old parameter is gone.
-                unsafe { crate::ir::erase_argument(entry, index) };
+                old_parameters.push(old);
             }
             ParamPlan::ByValue { ty, leaves, .. } => {
                 let old = entry.argument_at(index).expect("a parameter");
@@ -304,16 +335,25 @@ fn rewrite_callee(plan: &DevicePlan) {
                         ))
                     })
                     .collect();
-                replace_leaf_reads(old, leaves, &leaf_values);
+                replace_leaf_reads(old, leaves, &leaf_values, &mut dead);
                 // The extracts of leaves the callee never reads.
-                for value in leaf_values.into_iter().filter(|v| has_no_uses(*v)) {
-                    // SAFETY: the extract's result has no uses (the filter above).
-                    unsafe { crate::ir::erase(crate::ir::as_result(value).expect("an extractvalue result").owner()) };
+                for value in leaf_values {
+                    dead.erase_if_unused(crate::ir::as_result(value).expect("an extractvalue result").owner());
                 }
-                // SAFETY: every use of the old parameter is gone.
-                unsafe { crate::ir::erase_argument(entry, index) };
+                old_parameters.push(old);
             }
         }
+    }
+    // SAFETY: the plan is applied; nothing listed is read again.
+    let kept = unsafe { dead.finish() };
+    // A kept op would still read an old parameter: erasing that would leave
+    // a dangling operand (a contained panic is an error at the op instead).
+    assert_eq!(kept, 0, "an op that reads an old parameter of '@{}' is still used", crate::ir::symbol_name(func));
+    for old in old_parameters {
+        let index = crate::ir::as_argument(old).expect("a parameter").argument_number();
+        // SAFETY: every use of the old parameter was replaced, and the ops
+        // that still read it were erased just above; it is not used again.
+        unsafe { crate::ir::erase_argument(entry, index) };
     }
     let mut result = result_type(func).expect("an llvm.func has a type");
     if let Some((ty, sites)) = &plan.sret {
@@ -342,6 +382,14 @@ fn rewrite_callee(plan: &DevicePlan) {
             crate::ir::remove_attribute(func, name);
         }
     }
+    // Where each old parameter is now (an `sret` slot comes first).
+    let mut new_index = Vec::with_capacity(per_param.len());
+    let mut next = usize::from(plan.sret.is_some());
+    for dictionaries in &per_param {
+        new_index.push(next);
+        next += dictionaries.len();
+    }
+    remap_allocsize(func, &new_index);
     new_attributes.extend(per_param.into_iter().flatten());
     let inputs: Vec<Type> =
         (0..entry.argument_count()).map(|i| entry.argument_at(i).expect("in range").r#type()).collect();
@@ -351,11 +399,50 @@ fn rewrite_callee(plan: &DevicePlan) {
     crate::ir::set_attribute(func, "arg_attrs", array.into());
 }
 
+/// Renumbers the parameters an `allocsize` attribute of `func` names
+/// (`passthrough = [["allocsize", "N"]]`: the element-size parameter in the
+/// high 32 bits of N, the count parameter or 0xFFFFFFFF in the low ones)
+/// after the signature changed: old parameter `i` is now `new_index[i]`.
+/// The parameters it names are integers, which keep their form.
+fn remap_allocsize(func: OperationRef, new_index: &[usize]) {
+    let Some(entries) = func.attribute("passthrough").ok().and_then(crate::ir::array_elements) else { return };
+    let context = context_of(func);
+    let remap = |index: u64| -> Option<u64> { new_index.get(usize::try_from(index).ok()?).map(|&i| i as u64) };
+    let mut changed = false;
+    let remapped: Vec<Attribute> = entries
+        .into_iter()
+        .map(|entry| {
+            let pair = crate::ir::array_elements(entry).unwrap_or_default();
+            let (Some(key), Some(value)) = (
+                pair.first().and_then(|k| crate::ir::string_value(*k)),
+                pair.get(1).and_then(|v| crate::ir::string_value(*v)),
+            ) else {
+                return entry;
+            };
+            let Some(packed) = (key == "allocsize").then(|| value.parse::<u64>().ok()).flatten() else { return entry };
+            let (size, count) = (packed >> 32, packed & 0xFFFF_FFFF);
+            let Some(size) = remap(size) else { return entry };
+            let count = if count == 0xFFFF_FFFF { Some(count) } else { remap(count) };
+            let Some(count) = count else { return entry };
+            changed = true;
+            let text = ((size << 32) | count).to_string();
+            ArrayAttribute::new(
+                &context,
+                &[pair[0], melior::ir::attribute::StringAttribute::new(&context, &text).into()],
+            )
+            .into()
+        })
+        .collect();
+    if changed {
+        crate::ir::set_attribute(func, "passthrough", ArrayAttribute::new(&context, &remapped).into());
+    }
+}
+
 /// `dictionary_attribute` without the entry `name`.
 fn without_entry<'c>(context: &'c Context, dictionary_attribute: Attribute<'c>, name: &str) -> Attribute<'c> {
     let entries: Vec<(Identifier, Attribute)> = crate::ir::dictionary_entries(dictionary_attribute)
         .into_iter()
-        .filter(|(key, _)| key.as_string_ref().as_str() != Ok(name))
+        .filter(|(key, _)| crate::ir::identifier_text(*key) != name)
         .collect();
     dictionary(context, &entries)
 }
@@ -394,6 +481,7 @@ fn rebuild_value<'c, 'a>(
     ty: Type<'c>,
     leaves: &[FlatLeaf<'c>],
     values: &[Value<'c, 'a>],
+    dead: &mut EraseList,
 ) {
     let mut rest = false;
     for used in uses(old) {
@@ -406,8 +494,7 @@ fn rebuild_value<'c, 'a>(
                 let result = first_result(used.owner).expect("one result");
                 // Same type; the extract is erased once unused.
                 crate::ir::replace_uses(result, values[position]);
-                // SAFETY: every use of the extract now uses the leaf's value.
-                unsafe { crate::ir::erase(used.owner) };
+                dead.erase(used.owner);
             }
             None => rest = true,
         }
@@ -432,22 +519,24 @@ fn rebuild_value<'c, 'a>(
 
 /// The callee side of a flattened `byval` pointer: each load reads its leaf
 /// parameter; the loads, the GEPs and the debug intrinsics go.
-fn replace_leaf_reads<'c, 'a>(old: Value<'c, 'a>, leaves: &[FlatLeaf<'c>], values: &[Value<'c, 'a>]) {
+fn replace_leaf_reads<'c, 'a>(
+    old: Value<'c, 'a>,
+    leaves: &[FlatLeaf<'c>],
+    values: &[Value<'c, 'a>],
+    dead: &mut EraseList,
+) {
     let found = leaf_reads(DataLayout::nvptx64(), old, leaves).expect("the plan checked the uses");
     for (load, position) in found.reads {
         let result = first_result(load).expect("one result");
         // Same type; the load is erased once unused.
         crate::ir::replace_uses(result, values[position]);
-        // SAFETY: every use of the load now uses the leaf's value.
-        unsafe { crate::ir::erase(load) };
+        dead.erase(load);
     }
     for op in found.debug {
-        // SAFETY: debug intrinsics have no results.
-        unsafe { crate::ir::erase(op) };
+        dead.erase(op);
     }
+    // Innermost first: each after its users (loads, debug info, inner GEPs).
     for gep in found.geps.into_iter().rev() {
-        // SAFETY: every use of the GEP (loads, debug info, inner GEPs) is gone;
-        // innermost first.
-        unsafe { crate::ir::erase(gep) };
+        dead.erase(gep);
     }
 }
