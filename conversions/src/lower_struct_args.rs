@@ -55,7 +55,7 @@ use ptxcc_dialect::{address_space, types::pointer_address_space, verify::emit_er
 
 pub use analysis::{plan_argument, Action, ArgumentPlan, ByvalParameter, PlanContext, Strategy};
 pub use readonly::ReadOnlyAnalysis;
-pub use rewrite::{rewrite_argument, rewrite_arguments};
+pub use rewrite::rewrite_arguments;
 pub(crate) use rounds::device_target;
 use rounds::{check_device_byval, lower_device_functions};
 

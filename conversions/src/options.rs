@@ -352,6 +352,16 @@ mod tests {
     use super::*;
     use rstest::rstest;
 
+    /// The message of a bad `ptx` names the highest version LLVM knows.
+    #[test]
+    fn bad_ptx_names_the_highest_known_version() {
+        let error = parse_ptx("p", "ptx", Some("94")).expect_err("94 is not a PTX version LLVM 22 knows");
+        let highest = crate::abi::target::HIGHEST_PTX;
+        assert!(error.to_string().contains(&format!("the highest is {highest})")), "{error}");
+        assert_eq!(parse_ptx("p", "ptx", Some(&highest.to_string())), Ok(highest));
+        assert_eq!(parse_ptx("p", "ptx", Some("0")), Ok(0));
+    }
+
     #[rstest]
     #[case("", vec![])]
     #[case("a=1", vec!["a=1"])]

@@ -27,18 +27,19 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Target/LLVMIR/Import.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/AutoUpgrade.h"
-#include "llvm/IR/Constants.h"
-#include "llvm/IR/Metadata.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -49,6 +50,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -133,26 +135,21 @@ bool isBitcode(StringRef source) {
 /// `!ptxcc.held.nvvm.annotations` (text only; the definition of named
 /// metadata starts a line), and the line it is on (0 if none).
 std::pair<std::string, unsigned> holdAnnotations(StringRef source) {
-  std::string held;
-  held.reserve(source.size() + 16);
+  const StringRef name = kAnnotations;
+  std::string held = source.str();
+  size_t shift = 0;
   unsigned line = 0, found = 0;
-  while (!source.empty()) {
-    auto [text, rest] = source.split('\n');
-    ++line;
-    StringRef code = text.ltrim(" \t");
+  for (size_t at = 0; at < source.size(); ++line) {
+    size_t end = std::min(source.find('\n', at), source.size());
+    StringRef code = source.slice(at, end).ltrim(" \t");
     StringRef after = code;
-    if (after.consume_front("!nvvm.annotations") &&
+    if (after.consume_front("!") && after.consume_front(name) &&
         (after.empty() || after.front() == ' ' || after.front() == '\t' || after.front() == '=')) {
-      held.append(text.data(), code.data() - text.data());
-      held.append("!").append(kHeldAnnotations).append(after.str());
-      if (!found)
-        found = line;
-    } else {
-      held.append(text.str());
+      held.replace(code.data() - source.data() + 1 + shift, name.size(), kHeldAnnotations);
+      shift += StringRef(kHeldAnnotations).size() - name.size();
+      found = found ? found : line + 1;
     }
-    if (rest.data() != source.end() || source.ends_with("\n"))
-      held.push_back('\n');
-    source = rest;
+    at = end + 1;
   }
   return {held, found};
 }
@@ -161,6 +158,9 @@ std::pair<std::string, unsigned> holdAnnotations(StringRef source) {
 const llvm::ConstantInt *annotationInteger(const llvm::Metadata *value) {
   return llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(value);
 }
+
+/// The properties whose name is a prefix and a dimension (x, y or z).
+constexpr const char *kVectorProperties[] = {"maxntid", "reqntid", "cluster_dim_"};
 
 /// Whether LLVM's upgrade of `!nvvm.annotations` turns the property `name`
 /// into a function attribute (and so reads its value as an integer, or a
@@ -172,8 +172,8 @@ const llvm::ConstantInt *annotationInteger(const llvm::Metadata *value) {
 bool upgradedProperty(StringRef name) {
   return name == "kernel" || name == "align" || name == "maxclusterrank" ||
          name == "cluster_max_blocks" || name == "minctasm" || name == "maxnreg" ||
-         name == "grid_constant" || name.starts_with("maxntid") ||
-         name.starts_with("reqntid") || name.starts_with("cluster_dim_");
+         name == "grid_constant" ||
+         llvm::any_of(kVectorProperties, [&](StringRef prefix) { return name.starts_with(prefix); });
 }
 
 /// Why `entry` (an operand of `!nvvm.annotations`) would crash LLVM's
@@ -229,7 +229,7 @@ std::string annotationProblem(const llvm::MDNode *entry) {
       if (alignment == 0 || (alignment & (alignment - 1)) != 0)
         return "the alignment in 'align' (its low 16 bits) is not a power of two";
     }
-    for (StringRef prefix : {"maxntid", "reqntid", "cluster_dim_"}) {
+    for (StringRef prefix : kVectorProperties) {
       StringRef dimension = name;
       if (dimension.consume_front(prefix) && dimension != "x" && dimension != "y" &&
           dimension != "z")

@@ -572,17 +572,19 @@ class Module:
     def render_cuda_shape(self, kind, nested, body, p, ty, base, tid, acc, seed):
         """The shapes of ordinary CUDA (see the module documentation): calls
         of functions shared by every action on a struct of type `ty`."""
-        if not writable_leaf(random.Random(0), ty):
-            return fold(body, acc, load_leaf(body, p, ty, leaves(ty)[0], base_align=base), leaves(ty)[0].ty)
+        leaf = self.shared_leaf(ty)
+        if leaf is None:  # only pointers: nothing for the functions to change
+            first = leaves(ty)[0]
+            return fold(body, acc, load_leaf(body, p, ty, first, base_align=base), first.ty)
         names = self.shared_functions(nested, ty)
         whole = body.value(f"llvm.load {p} {align_attr(ty, base)} : !llvm.ptr -> {ty.mlir()}", "w")
-        depth = body.const(seed % 4)
-        leaf = self.shared_leaf(ty)
         if kind == "value_chain":
             made = body.value(f"llvm.call @{names['chain'][0]}({whole}, {tid}) : ({ty.mlir()}, i32) -> {ty.mlir()}", "ch")
         elif kind == "value_cycle":
+            depth = body.const(seed % 4)
             made = body.value(f"llvm.call @{names['even']}({whole}, {depth}) : ({ty.mlir()}, i32) -> {ty.mlir()}", "cy")
         elif kind == "wrapper_recursion":
+            depth = body.const(seed % 4)
             result = body.value(f"llvm.call @{names['recursive']}({whole}, {depth}) : ({ty.mlir()}, i32) -> i32", "r")
             return fold(body, acc, result, I32)
         else:

@@ -45,28 +45,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "test", "fuzz"))
+sys.path.insert(0, os.path.join(REPO, "test", "harness"))
+import generate  # noqa: E402
+from diffexec import LLVM_BIN, check_output, cuda_to_mlir  # noqa: E402
 from gpu_module import GPU_LOWER_TO_NVVM  # noqa: E402
 
-LLVM_BIN = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
 VALGRIND_ERROR = 99
 VALGRIND = ["valgrind", "--quiet", f"--error-exitcode={VALGRIND_ERROR}", "--leak-check=no",
             "--show-mismatched-frees=yes"]
-CLANG_CUDA = [os.path.join(LLVM_BIN, "clang"), "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
-              "-nocudainc", "-nocudalib", "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-S", "-emit-llvm"]
-CUDA_VARIANTS = [("O0", ["-O0", "-Xclang", "-disable-O0-optnone"]), ("O2", ["-O2"]),
-                 ("O0-noinline", ["-O0", "-Xclang", "-disable-O0-optnone", "-fno-inline"]),
-                 ("O2-noinline", ["-O2", "-fno-inline"])]
+# (-O level, extra clang flags), as the differential harness compiles CUDA.
+CUDA_VARIANTS = [("0", []), ("2", []), ("0", ["-fno-inline"]), ("2", ["-fno-inline"])]
 PIPELINES = ["--ptxcc-pipeline", "--ptxcc-pipeline=whole-program=true flatten-always=true inline-copy-threshold=16",
              "--ptxcc-pipeline=opt-byval=false"]
 SPLIT = "\n// -----\n"
-
-
-def run(command, what):
-    """Runs a preparation step natively; its output, or an exception."""
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{what} failed ({' '.join(command)}):\n{result.stderr[-2000:]}")
-    return result.stdout
 
 
 def joined(pieces, path):
@@ -90,22 +81,22 @@ def cuda_inputs(ptxcc_opt, workdir):
     direct, pieces = [], []
     for cu in sorted(glob.glob(os.path.join(REPO, "test", "e2e", "*.cu"))):
         name = os.path.splitext(os.path.basename(cu))[0]
-        for variant, flags in CUDA_VARIANTS:
-            ll = os.path.join(workdir, f"{name}.{variant}.ll")
-            run(CLANG_CUDA + flags + [cu, "-o", ll], "clang")
-            if variant == "O2":
-                direct.append(ll)
-            pieces.append(run([ptxcc_opt, ll], "ptxcc-opt (import)"))
+        for opt, flags in CUDA_VARIANTS:
+            variant = os.path.join(workdir, f"{name}-O{opt}{''.join(flags)}")
+            os.makedirs(variant, exist_ok=True)
+            # clang's IR is left as clang.ll beside the imported module.
+            with open(cuda_to_mlir(cu, variant, opt, False, ptxcc_opt, clang_flags=flags)) as f:
+                pieces.append(f.read())
+            if opt == "2" and not flags:
+                direct.append(os.path.join(variant, "clang.ll"))
     for program in sorted(glob.glob(os.path.join(REPO, "test", "e2e", "gpu", "*.mlir"))):
-        pieces.append(run([os.path.join(LLVM_BIN, "mlir-opt"), f"--pass-pipeline={GPU_LOWER_TO_NVVM}", program],
-                          "mlir-opt (GPU lowering)"))
+        pieces.append(check_output([os.path.join(LLVM_BIN, "mlir-opt"), f"--pass-pipeline={GPU_LOWER_TO_NVVM}",
+                                    program], "mlir-opt (GPU lowering)"))
     return direct, joined(pieces, os.path.join(workdir, "e2e-imported.mlir")), len(pieces)
 
 
 def generated_inputs(workdir, count):
     """Generated modules of seeds 1 to `count`, as one split file."""
-    import generate  # noqa: E402
-
     pieces = [generate.render(generate.make_kernels(seed)) for seed in range(1, count + 1)]
     return joined(pieces, os.path.join(workdir, "generated.mlir"))
 

@@ -175,6 +175,35 @@ impl fmt::Display for Target {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chip's minimum PTX version is one `Target::new` accepts: the two
+    /// tables (`minimum_ptx`, `KNOWN_PTX`) agree.
+    #[test]
+    fn every_chip_minimum_is_a_known_version() {
+        let chips = (20..=130).flat_map(|sm| ["", "a", "f"].map(|suffix| format!("sm_{sm}{suffix}")));
+        let mut checked = 0;
+        for chip in chips {
+            if let Some(minimum) = minimum_ptx(&chip) {
+                assert!(is_known_ptx(minimum), "{chip}: PTX {minimum}");
+                assert!(Target::new(&chip, None).is_ok(), "{chip}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "only {checked} chips");
+    }
+
+    /// Unknown versions are refused between and beyond the known ones.
+    #[test]
+    fn unknown_versions_are_refused() {
+        assert_eq!(Target::new("sm_90", Some(94)), Err(AbiError::UnknownPtx(94)));
+        assert_eq!(Target::new("sm_90", Some(79)), Err(AbiError::UnknownPtx(79)));
+        assert_eq!(Target::new("sm_90", Some(HIGHEST_PTX)).map(|t| t.ptx), Ok(HIGHEST_PTX));
+    }
+}
+
 /// A kernel whose parameters do not fit the target's `.param` space.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(

@@ -20,7 +20,8 @@ pub fn string_value(attribute: Attribute<'_>) -> Option<std::borrow::Cow<'_, str
     // outlives the attribute's lifetime.
     unsafe {
         let raw = attribute.to_raw();
-        mlir_sys::mlirAttributeIsAString(raw).then(|| super::string_ref_text(mlir_sys::mlirStringAttrGetValue(raw)))
+        mlir_sys::mlirAttributeIsAString(raw)
+            .then(|| String::from_utf8_lossy(super::string_ref_bytes(mlir_sys::mlirStringAttrGetValue(raw))))
     }
 }
 

@@ -60,17 +60,6 @@ pub(crate) unsafe fn string_ref_bytes<'c>(text: mlir_sys::MlirStringRef) -> &'c 
     unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) }
 }
 
-/// [`string_ref_bytes`] as text; text that is not UTF-8 has each bad
-/// sequence replaced (U+FFFD), so it names nothing valid and shows in a
-/// message as what it is.
-///
-/// # Safety
-/// As [`string_ref_bytes`].
-pub(crate) unsafe fn string_ref_text<'c>(text: mlir_sys::MlirStringRef) -> std::borrow::Cow<'c, str> {
-    // SAFETY: the caller's guarantee.
-    String::from_utf8_lossy(unsafe { string_ref_bytes(text) })
-}
-
 /// [`identifier_str`] of a melior identifier.
 pub fn identifier_text<'c>(identifier: Identifier<'c>) -> &'c str {
     // SAFETY: a melior identifier of the context of `'c`.
@@ -295,11 +284,6 @@ impl EraseList {
         if op.region_count() == 0 && self.listed.insert(op.to_raw().ptr) {
             self.if_unused.push(op.to_raw());
         }
-    }
-
-    /// Whether `op` is listed (the rewrite is done with it).
-    pub fn contains(&self, op: OperationRef) -> bool {
-        self.listed.contains(&op.to_raw().ptr)
     }
 
     /// Erases the listed ops: first those listed with [`Self::erase`], in

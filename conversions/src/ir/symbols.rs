@@ -15,7 +15,7 @@ pub fn flat_symbol_name(attribute: Attribute) -> Option<String> {
     unsafe {
         let raw = attribute.to_raw();
         mlir_sys::mlirAttributeIsAFlatSymbolRef(raw)
-            .then(|| super::string_ref_text(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw)).into_owned())
+            .then(|| ptxcc_shim::to_string(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw)))
     }
 }
 
@@ -28,7 +28,7 @@ pub fn symbol_ref_parts(attribute: Attribute) -> Option<(String, Vec<Attribute>)
     unsafe {
         let raw = attribute.to_raw();
         mlir_sys::mlirAttributeIsASymbolRef(raw).then(|| {
-            let root = super::string_ref_text(mlir_sys::mlirSymbolRefAttrGetRootReference(raw)).into_owned();
+            let root = ptxcc_shim::to_string(mlir_sys::mlirSymbolRefAttrGetRootReference(raw));
             let nested = (0..mlir_sys::mlirSymbolRefAttrGetNumNestedReferences(raw))
                 .map(|i| Attribute::from_raw(mlir_sys::mlirSymbolRefAttrGetNestedReference(raw, i)))
                 .collect();

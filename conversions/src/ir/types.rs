@@ -129,7 +129,7 @@ impl<'c> LlvmStructType<'c> {
         unsafe {
             (!mlir_sys::mlirLLVMStructTypeIsLiteral(raw)).then(|| {
                 let identifier = mlir_sys::mlirLLVMStructTypeGetIdentifier(raw);
-                super::string_ref_text(identifier).into_owned()
+                ptxcc_shim::to_string(identifier)
             })
         }
     }

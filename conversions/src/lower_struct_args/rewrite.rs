@@ -35,7 +35,7 @@ enum Space {
 /// function (two plans can name one op, an `llvm.intr.assume` bundle of two
 /// parameters; and no plan may free what a later one still reads), erased
 /// once all of them are applied ([`rewrite_arguments`]).
-pub fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>, dead: &mut EraseList) {
+fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>, dead: &mut EraseList) {
     let context = context_of(func);
     let entry = crate::kernel::entry_block(func).expect("a kernel with a body");
     let parameter = plan.nodes[0].value;
