@@ -1,5 +1,5 @@
 """What ptxcc's scripts measure in LLVM IR and PTX, shared by
-scripts/compare-local.py, the differential-execution harness
+scripts/compare.py, the differential-execution harness
 (test/harness/diffexec.py) and the module fuzzer (test/fuzz/fuzz.py).
 
 - strip_attributes(text): LLVM IR without the attributes an optimiser infers

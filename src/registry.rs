@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(LowerStructArgsOptions::default().flatten_threshold, 32);
         assert_eq!(LowerStructArgsOptions::default().sret_threshold, 16);
         assert!(LowerStructArgsOptions::default().opt_byval);
-        assert_eq!(ConvertPtxccToLlvmOptions::default().inline_copy_threshold, 256);
+        assert_eq!(ConvertPtxccToLlvmOptions::default().inline_copy_threshold, 64);
         assert!(ConvertPtxccToLlvmOptions::default().vector_copy);
         assert_eq!(LowerAllocaOptions::default().dynamic_alloca_size, 0);
         assert!(MemorySpaceOptOptions::default().kernel_params_global);

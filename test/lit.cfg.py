@@ -1,7 +1,6 @@
 # lit configuration for ptxcc. Run through `cargo xtask test`, or by hand:
 #   PTXCC_OPT=target/debug/ptxcc-opt /usr/lib/llvm-22/bin/lit -sv test
 import os
-import shutil
 import sys
 
 import lit.formats
@@ -30,7 +29,8 @@ config.substitutions.append(("%ptxcc-opt", f"{ptxcc_opt} --verify-each"))
 config.substitutions.append(("%repo", repo))
 config.substitutions.append(("%llvm-bin", llvm_bin))
 config.substitutions.append(
-    ("%llc-sm90", f"{llvm_bin}/llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80")
+    # `llc` from PATH: with ptxas, the checking wrapper (below).
+    ("%llc-sm90", "llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80")
 )
 config.substitutions.append(
     ("%opt-O3-sm90", f"{llvm_bin}/opt -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80")
@@ -50,7 +50,11 @@ from gpu_module import GPU_LOWER_TO_NVVM as gpu_lower_to_nvvm  # noqa: E402
 
 config.substitutions.append(("%gpu-lower-to-nvvm", f"{llvm_bin}/mlir-opt --pass-pipeline='{gpu_lower_to_nvvm}'"))
 config.substitutions.append(
-    ("%gpu-binary-ptx", f"{llvm_bin}/mlir-opt --gpu-module-to-binary=format=isa | python3 {repo}/scripts/gpu_binary_ptx.py")
+    (
+        "%gpu-binary-ptx",
+        f"{llvm_bin}/mlir-opt --gpu-module-to-binary=format=isa | python3 {repo}/scripts/gpu_binary_ptx.py "
+        f"| python3 {repo}/scripts/ptxas_check.py",
+    )
 )
 # FileCheck, not, mlir-opt, mlir-translate, llc and clang come from llvm_bin
 # (first on PATH), never from elsewhere on the machine.
@@ -58,8 +62,35 @@ for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "llc", "clang", "
     if not os.path.exists(os.path.join(llvm_bin, tool)):
         lit_config.fatal(f"{tool} not found in {llvm_bin}")
 
-if shutil.which("ptxas"):
+# NVIDIA's tools (scripts/nvidia_tools.py; `cargo xtask test` downloads them
+# and passes their root as PTXCC_NVIDIA): features, substitutions, and the
+# assembler check of every PTX the suite makes. Every `llc` a test runs goes
+# through scripts/ptxas_check.py (a wrapper first on PATH): a ptxas error or
+# warning on llc's PTX fails the RUN line. Tests pipe ptxcc-opt's
+# --emit=ptx through %ptxas-check, the same check as a filter.
+from nvidia_tools import find_tools  # noqa: E402
+
+nvidia = find_tools()
+config.substitutions.append(("%ptxas-check", f"python3 {repo}/scripts/ptxas_check.py"))
+if nvidia.ptxas:
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", nvidia.ptxas))
+    if nvidia.root:
+        config.environment["PTXCC_NVIDIA"] = nvidia.root
+    wrappers = os.path.join(config.test_exec_root, ".ptxas-wrappers")
+    os.makedirs(wrappers, exist_ok=True)
+    with open(os.path.join(wrappers, "llc"), "w") as f:
+        f.write(f'#!/bin/sh\nexec python3 "{repo}/scripts/ptxas_check.py" --llc "{llvm_bin}/llc" "$@"\n')
+    os.chmod(os.path.join(wrappers, "llc"), 0o755)
+    config.environment["PATH"] = os.pathsep.join([wrappers, config.environment["PATH"]])
+else:
+    lit_config.note("no ptxas (scripts/nvidia_tools.py ensure): the PTX the tests make is not assembled")
+if nvidia.nvdisasm:
+    config.available_features.add("nvdisasm")
+    config.substitutions.append(("%nvdisasm", nvidia.nvdisasm))
+if nvidia.nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", " ".join(nvidia.nvcc_command())))
 
 # The MLIR pass plugin (`cargo xtask plugin`; `cargo xtask test` builds it and
 # passes its path): tests that load it into upstream mlir-opt need it.

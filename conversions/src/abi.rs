@@ -9,6 +9,7 @@
 //! | [`prototype`] | the `.entry`/`.func` header and `.param` declarations `llc` prints |
 //! | [`call`] | the call sequence `llc` emits for a call site (seed 003) |
 //! | [`frame`] | a function's local depot: its stack slots laid out (seed 004) |
+//! | [`registers`] | which parameters ptxas passes in registers and which on the stack (measured with ptxas 13.5) |
 //! | [`target`] | chip and PTX version, the param-space limit |
 //! | [`mlir`], [`signature`] | reading the above from MLIR types and `llvm.func` ops |
 //!
@@ -22,6 +23,7 @@ pub mod layout;
 pub mod mlir;
 pub mod parts;
 pub mod prototype;
+pub mod registers;
 pub mod signature;
 pub mod target;
 

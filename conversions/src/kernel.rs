@@ -145,6 +145,21 @@ pub fn parameter_integer(op: OperationRef, index: usize, name: &str) -> Option<i
         .map(|a| a.value())
 }
 
+/// The alignment known for the pointer operand `index` of `op` (a memcpy's
+/// destination, say): its `llvm.align` there, or the alignment of the
+/// `llvm.alloca` it is, whichever is larger; 1 when neither says.
+pub fn operand_alignment(op: OperationRef, index: usize) -> u64 {
+    let declared = parameter_integer(op, index, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
+    let allocated = op
+        .operand_at(index)
+        .ok()
+        .and_then(|pointer| defining_op(pointer, "llvm.alloca"))
+        .and_then(|alloca| crate::ir::integer_attribute(alloca, "alignment"))
+        .and_then(|a| u64::try_from(a).ok())
+        .unwrap_or(1);
+    declared.max(allocated).max(1)
+}
+
 /// Sets `name = value` in the attributes of parameter `index` of `func`,
 /// creating the `arg_attrs` array if the function has none.
 pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, name: &str, value: Attribute<'c>) {

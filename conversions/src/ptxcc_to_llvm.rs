@@ -6,7 +6,7 @@
 //! | `param_to_generic` | `llvm.addrspacecast` 101 -> 0; the kernel parameter gets `nvvm.grid_constant`, the function `nvvm.kernel` |
 //! | `param_to_global` | `llvm.addrspacecast` 101 -> 0 -> 1 (NVPTX cannot cast param to global directly); marks as above |
 //! | `generic_to_as` | `llvm.addrspacecast` 0 -> N |
-//! | `copy_param` | loads/stores of the widest width the alignment allows, up to `inline-copy-threshold` bytes; above, a loop of one such access per iteration (`v4.b32` when 16-aligned) with the tail unrolled (`llvm.intr.memcpy`, a byte loop in llc, only for 1-aligned copies) |
+//! | `copy_param` | loads/stores of the widest width the alignment allows, up to `inline-copy-threshold` bytes; above, or holding more than 16 registers, a loop of one such access per iteration (`v4.b32` when 16-aligned; bytes for 1-aligned copies) that ptxas must not unroll (`.pragma "nounroll"`), with the tail unrolled |
 //!
 //! Without the `nvvm.grid_constant` mark `llc` runs its own NVPTXLowerArgs on
 //! the output and copies the whole struct to local memory instead of
@@ -44,11 +44,14 @@ declare_pass! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct ConvertPtxccToLlvmOptions {
         /// Copies of at most this many bytes are expanded inline; larger ones
-        /// become `llvm.intr.memcpy` (seed 001's `nvptx-byval-inline-threshold`).
+        /// become a copy loop (seed 001's `nvptx-byval-inline-threshold`,
+        /// whose 256 is the seed's default). 64: ptxas issues an inline
+        /// copy's loads together, so a 128-byte one took 32 registers
+        /// where the loop takes 12 and llc's byte loop 31 (ptxas -v, sm_90).
         pub inline_copy_threshold: u64 = option(
             "inline-copy-threshold",
-            "256",
-            "copy_param of at most this many bytes is expanded into loads and stores; larger copies become llvm.intr.memcpy"
+            "64",
+            "copy_param of at most this many bytes is expanded into loads and stores; larger copies become a copy loop"
         ),
         /// Use `vector<4xi32>`/`vector<2xi32>` accesses for aligned copies (seed
         /// 001's `nvptx-byval-vector`); scalars of at most 8 bytes otherwise.

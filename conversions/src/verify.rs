@@ -9,7 +9,7 @@
 //! | byval left with opt-byval | a kernel `byval` parameter used other than through its param-space cast in a module where `lower-struct-args` recorded `opt-byval=true` (IR it has not lowered has no such rule) | seed 002: after `lower-struct-args` with opt-byval every use goes through param space; a use added later reaches `llc` with a generic byval pointer, which it copies |
 //! | variadic | a variadic kernel; a `musttail` call of a variadic function | `.entry` has no variadic form; LLVM's variadic lowering cannot forward `...` (`llc` aborts) |
 //! | param space | a kernel whose parameters exceed the target's `.param` limit | `ptxas` fails late; `llc` checks nothing |
-//! | 128-bit atomics | an atomic of more than 64 bits below sm_90 / PTX 8.3 | `llc` fails ("unsupported cmpxchg") |
+//! | 128-bit atomics | an atomic of more than 64 bits below sm_90 / PTX 8.3, or below PTX 8.4 at the system scope (no `syncscope`) | `llc` fails ("unsupported cmpxchg"); at `.sys` scope llc 22 emits `atom.sys.*.b128` for PTX 8.3, which `ptxas` rejects ("requires PTX ISA .version 8.4") |
 //! | atomics that need a newer target (`strict-atomics`) | a vector `llvm.atomicrmw` below sm_90 / PTX 8.1 ("vector atomics not supported on this architecture!"); a 16-bit `cmpxchg` below sm_70; `fadd` of `f64` below sm_60, `f16` below sm_70, `bf16` below sm_90 | seed 003: the target has no such instruction. `llc` 22 emulates them with a compare-and-swap loop instead, correct but slower: `strict-atomics=false` accepts them as `llc` does |
 //!
 //! Before (`ptxcc-opt --ptxcc-verify=chip=sm_80`):
@@ -192,15 +192,30 @@ const BIN_OPS: &[&str] = &[
 
 /// What the atomic `op` (`cmpxchg` or an `atomicrmw` operation name) on
 /// `ty` needs from the target, if anything beyond what every target has.
-pub fn atomic_requirement(op: &str, ty: &AbiType, layout: &DataLayout) -> Option<AtomicRequirement> {
+/// `system_scope`: the atomic has LLVM's default scope (no `syncscope`),
+/// which llc emits as `.sys`.
+pub fn atomic_requirement(
+    op: &str,
+    ty: &AbiType,
+    layout: &DataLayout,
+    system_scope: bool,
+) -> Option<AtomicRequirement> {
     let bits = layout.store_size(ty) * 8;
     let need = |sm, ptx, instruction, emulated| AtomicRequirement { sm, ptx, instruction, emulated, vector: false };
     if bits > 64 {
-        // Only sm_90 with PTX 8.3 has 128-bit atom.cas/exch; llc fails otherwise.
-        let instruction = if op == "xchg" { "atom.exch.b128" } else { "atom.cas.b128" };
+        // Only sm_90 with PTX 8.3 has 128-bit atom.cas/exch; llc fails
+        // otherwise. At `.sys` scope ptxas wants PTX 8.4 ("Feature '.b128
+        // with .sys' requires PTX ISA .version 8.4"), which llc 22 does not
+        // check: it emits the instruction for PTX 8.3 all the same.
+        let (ptx, instruction) = match (op == "xchg", system_scope) {
+            (true, true) => (84, "atom.sys.exch.b128"),
+            (true, false) => (83, "atom.exch.b128"),
+            (false, true) => (84, "atom.sys.cas.b128"),
+            (false, false) => (83, "atom.cas.b128"),
+        };
         return Some(AtomicRequirement {
             vector: matches!(ty, AbiType::Vector(..)),
-            ..need(90, 83, instruction, false)
+            ..need(90, ptx, instruction, false)
         });
     }
     if let AbiType::Vector(..) = ty {
@@ -216,22 +231,24 @@ pub fn atomic_requirement(op: &str, ty: &AbiType, layout: &DataLayout) -> Option
     }
 }
 
-/// The atomic operation of `op` (`cmpxchg`, `fadd`, ...) and its value
-/// type, for `llvm.atomicrmw` and `llvm.cmpxchg`.
-fn atomic_of<'c>(op: OperationRef<'c, '_>) -> Option<(String, Type<'c>)> {
-    let value = op.operand_at(1).ok()?;
-    match op_name(op) {
-        "llvm.cmpxchg" => Some(("cmpxchg".to_string(), value.r#type())),
+/// The atomic operation of `op` (`cmpxchg`, `fadd`, ...), its value type
+/// and whether it has the system scope (no `syncscope`, or `""`), for
+/// `llvm.atomicrmw` and `llvm.cmpxchg`.
+fn atomic_of<'c>(op: OperationRef<'c, '_>) -> Option<(String, Type<'c>, bool)> {
+    let ty = op.operand_at(1).ok()?.r#type();
+    let system_scope = op.attribute("syncscope").ok().and_then(crate::ir::string_value).is_none_or(|s| s.is_empty());
+    let name = match op_name(op) {
+        "llvm.cmpxchg" => "cmpxchg".to_string(),
         "llvm.atomicrmw" => {
             let code = integer_attribute(op, "bin_op")?;
-            let name = usize::try_from(code)
+            usize::try_from(code)
                 .ok()
                 .and_then(|i| BIN_OPS.get(i))
-                .map_or_else(|| format!("op {code}"), |n| n.to_string());
-            Some((name, value.r#type()))
+                .map_or_else(|| format!("op {code}"), |n| n.to_string())
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    Some((name, ty, system_scope))
 }
 
 /// The value a chain of casts and GEPs starts from.
@@ -348,8 +365,9 @@ pub fn verify_function<'c>(
             }
         }
         // Atomics.
-        if let (Some((atomic, ty)), Ok(target)) = (atomic_of(*op), target.as_ref()) {
-            if let Some(violation) = atomic_violation(kind, &atomic, ty, target, options.strict_atomics, &layout) {
+        if let (Some((atomic, ty, system_scope)), Ok(target)) = (atomic_of(*op), target.as_ref()) {
+            let strict = options.strict_atomics;
+            if let Some(violation) = atomic_violation(kind, &atomic, ty, system_scope, target, strict, &layout) {
                 found.push((op.location(), violation));
             }
         }
@@ -362,12 +380,13 @@ fn atomic_violation(
     op_name: &str,
     atomic: &str,
     ty: Type,
+    system_scope: bool,
     target: &Target,
     strict: bool,
     layout: &DataLayout,
 ) -> Option<Violation> {
     let abi = abi_type(ty).ok()?;
-    let requirement = atomic_requirement(atomic, &abi, layout)?;
+    let requirement = atomic_requirement(atomic, &abi, layout, system_scope)?;
     if (target.sm >= requirement.sm && target.ptx >= requirement.ptx) || (requirement.emulated && !strict) {
         return None;
     }

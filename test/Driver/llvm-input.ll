@@ -9,6 +9,7 @@
 ; RUN: %ptxcc-opt %s | FileCheck %s --check-prefix=IMPORT
 ; RUN: %ptxcc-opt %s --ptxcc-pipeline='chip=sm_90 ptx=80' --emit=ptx -o %t.one.ptx
 ; RUN: FileCheck %s --check-prefix=PTX < %t.one.ptx
+; RUN: %ptxas-check %t.one.ptx
 ; RUN: %ptxcc-opt %s --ptxcc-pipeline='chip=sm_90 ptx=80' | %to-llvmir | %llc-sm90 -o %t.two.ptx
 ; RUN: diff %t.one.ptx %t.two.ptx
 ; Bitcode, from a file and from standard input; text from standard input.
@@ -20,7 +21,7 @@
 ; RUN: %ptxcc-opt %t.txt --input-format=llvm | FileCheck %s --check-prefix=IMPORT
 ; Without a pipeline, --emit=ptx compiles for the module's own target
 ; (sm_90 and PTX 7.8, the chip's minimum: the functions name none).
-; RUN: %ptxcc-opt %s --emit=ptx | FileCheck %s --check-prefix=DEFAULT
+; RUN: %ptxcc-opt %s --emit=ptx | %ptxas-check | FileCheck %s --check-prefix=DEFAULT
 ; DEFAULT: .version 7.8
 ; DEFAULT-NEXT: .target sm_90
 

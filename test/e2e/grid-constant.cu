@@ -8,6 +8,7 @@
 // then gets a local copy).
 // RUN: %clang-cuda -O2 -emit-llvm -c %s -o - | %ptxcc-opt - --ptxcc-pipeline --emit=ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
+// RUN: %ptxas-check %t.ptx
 // The same PTX as llc alone on clang's IR, in local memory and param
 // traffic: nothing is left for llc to do better.
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll

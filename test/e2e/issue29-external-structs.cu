@@ -21,12 +21,12 @@
 // RUN: python3 %repo/test/harness/diffexec.py cuda %s --ptxcc-opt %ptxcc-opt-path | FileCheck %s --check-prefix=SAME
 // RUN: python3 %repo/test/harness/diffexec.py cuda %s --ptxcc-opt %ptxcc-opt-path --clang-flag=-fno-inline | FileCheck %s --check-prefix=SAME
 
-// The wrappers keep their ABI; the clones are internal and take the
-// structs as values; the module's calls go to the clones.
-// IR-LABEL: llvm.func local_unnamed_addr @_Z8interact2V32V4(
-// IR: llvm.call @_Z8interact2V32V4_ptxcc(
+// The wrappers keep their ABI; the clones (before them) are internal and
+// take the structs as values; the module's calls go to the clones.
 // IR-LABEL: llvm.func internal local_unnamed_addr @_Z8interact2V32V4_ptxcc(
 // IR-SAME: !llvm.struct<"struct.V3", (f32, f32, f32)>, %{{.*}}: !llvm.struct<"struct.V4", (f32, f32, f32, f32)>)
+// IR-LABEL: llvm.func local_unnamed_addr @_Z8interact2V32V4(
+// IR: llvm.call @_Z8interact2V32V4_ptxcc(
 // IR: llvm.call {{.*}}@_Z8interact2V32V4_ptxcc(
 
 // PTX-DAG: .entry _Z1kP2V4Pf(

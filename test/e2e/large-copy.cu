@@ -5,7 +5,7 @@
 // type and gets i8: 1,024 iterations of ld.param.b8 / st.local.b8 for 1 KB.
 // Differential execution (diffexec.test) runs these kernels too.
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
-// RUN: %ptxcc-opt %t.ll --ptxcc-pipeline --emit=ptx | FileCheck %s
+// RUN: %ptxcc-opt %t.ll --ptxcc-pipeline --emit=ptx | %ptxas-check | FileCheck %s
 // RUN: %llc-sm90 %t.ll -o - | FileCheck %s --check-prefix=LLC
 
 // 16-aligned, 1 KB: 64 iterations of one v4 pair.
@@ -16,6 +16,7 @@ struct __attribute__((aligned(16))) Big {
 // CHECK: .local .align 16 .b8 __local_depot{{[0-9]+}}[1024];
 // CHECK: mov.b64 %rd[[I:[0-9]+]], 0;
 // CHECK: [[LOOP:\$L__BB[0-9]+_[0-9]+]]:
+// CHECK-NEXT: .pragma "nounroll";
 // CHECK-NEXT: add.s64 %rd[[S:[0-9]+]], %rd{{[0-9]+}}, %rd[[I]];
 // CHECK-NEXT: ld.param.v4.b32 {[[V:%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+]]}, [%rd[[S]]];
 // CHECK-NEXT: add.s64 %rd[[D:[0-9]+]], %rd{{[0-9]+}}, %rd[[I]];

@@ -3,10 +3,11 @@
 // No more .param traffic than llc: a 16-byte struct of four ints crosses a
 // call to a static device function as llc passes it, one st.param.v4.b32 /
 // ld.param.v4.b32, not four .b32 (one .param per leaf would take four of
-// each and remove no memory). compare-local.test checks every kernel of
+// each and remove no memory). compare.test checks every kernel of
 // this file against llc alone, ld/st.param included.
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
 // RUN: %ptxcc-opt %t.ll --ptxcc-pipeline --emit=ptx -o %t.ptx
+// RUN: %ptxas-check %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %llc-sm90 %t.ll -o %t.llc.ptx
 // RUN: python3 %repo/scripts/ptx_metrics.py %t.llc.ptx > %t.llc.metrics

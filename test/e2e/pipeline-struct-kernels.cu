@@ -287,6 +287,13 @@ GLOBAL void big_kernel(Big b, Big *out, float s) { out[tid()] = bscale(b, s); }
 // takes the Vec3 as its value (internal, so aligned to 16: .v2 + .b32, one
 // st.param fewer than three flattened .b32); the kernel passes its own
 // fields to the clone.
+// CHECK-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3_ptxcc(
+// CHECK-NEXT: .param .align 16 .b8 _Z7ext_len4Vec3_ptxcc_param_0[12]
+// CHECK-NEXT: )
+// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_Z7ext_len4Vec3_ptxcc_param_0];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_ptxcc_param_0+8];
+// CHECK: sqrt.rn.f32
+// CHECK: ret;
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3(
 // CHECK-NEXT: .param .align 4 .b8 _Z7ext_len4Vec3_param_0[12]
 // CHECK-DAG: ld.param.b32 %r[[X:[0-9]+]], [_Z7ext_len4Vec3_param_0];
@@ -296,13 +303,6 @@ GLOBAL void big_kernel(Big b, Big *out, float s) { out[tid()] = bscale(b, s); }
 // CHECK-DAG: st.param.v2.b32 [param0], {%r[[X]], %r[[Y]]};
 // CHECK-DAG: st.param.b32 [param0+8], %r[[Z]];
 // CHECK: call.uni (retval0), _Z7ext_len4Vec3_ptxcc, (param0);
-// CHECK: ret;
-// CHECK-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3_ptxcc(
-// CHECK-NEXT: .param .align 16 .b8 _Z7ext_len4Vec3_ptxcc_param_0[12]
-// CHECK-NEXT: )
-// CHECK-DAG: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_Z7ext_len4Vec3_ptxcc_param_0];
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_Z7ext_len4Vec3_ptxcc_param_0+8];
-// CHECK: sqrt.rn.f32
 // CHECK: ret;
 // NOLOCAL-LABEL: .func  (.param .b32 func_retval0) _Z7ext_len4Vec3(
 // NOLOCAL-NOT: {{\.local|__local_depot|%SP}}

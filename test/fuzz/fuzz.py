@@ -9,16 +9,19 @@ opt-byval=false; the pipeline with llvm-opt-after=true; each pass alone, lower-s
 conversion so that its output translates), the outcome is one of:
 
 - success: ptxcc-opt exits 0, its output holds no ptxcc op (where the
-  configuration lowers them), `mlir-translate` and `llc` accept it, every
-  kernel runs the same as the input under the differential harness
-  (test/harness), and `llc` gives no kernel more local memory than it gives
-  the input;
+  configuration lowers them), `mlir-translate` and `llc` accept it, ptxas
+  gives its PTX no error or warning it does not give llc's PTX of the
+  input, every kernel runs the same as the input under the differential
+  harness (test/harness), and no function costs the GPU more than llc alone
+  makes it cost: by ptxas's figures (stack + spill bytes; registers as the
+  warps an SM can hold, scripts/sass.py), or by PTX local bytes per kernel
+  where there is no ptxas or it does not assemble the module's chip;
 - refused: exit 1 with every error located (`file:line:col: error: ...`);
   the reasons are counted by their first words;
 - anything else is a failure: a crash or abort, a hang, an unlocated error,
-  output that does not translate or that llc rejects, ptxcc ops left, a
-  kernel that computes something else, faults or changed its launch ABI,
-  more local memory than llc alone.
+  output that does not translate or that llc or ptxas rejects, ptxcc ops
+  left, a kernel that computes something else, faults or changed its launch
+  ABI, a function worse than llc alone.
 
 Each failure is reduced (kernels, then actions, then attributes are dropped
 while the same failure remains) and written to --out as a reproducer.
@@ -43,7 +46,12 @@ sys.path.insert(0, os.path.join(REPO, "test", "harness"))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 import diffexec  # noqa: E402
 import generate  # noqa: E402
+import sass  # noqa: E402
+from nvidia_tools import find_tools  # noqa: E402
 from ptx_metrics import kernel_bodies, measure  # noqa: E402
+
+# NVIDIA's ptxas, when scripts/nvidia_tools.py has set it up.
+TOOLS = find_tools()
 
 # name: (ptxcc-opt arguments, whether the output may keep ptxcc ops)
 CONFIGS = {
@@ -72,15 +80,56 @@ def module_chip(mlir):
     return found.group(1) if found else "sm_90"
 
 
-def ptx_locals(ll, workdir, name, chip):
-    """{kernel: local bytes} of `ll` under llc, or an error message."""
+class Compiled:
+    """What llc and ptxas make of one LLVM IR module: PTX local bytes per
+    kernel, and (with ptxas, for a chip it assembles) ptxas's figures per
+    function and its diagnostics."""
+
+    def __init__(self, ptx):
+        self.locals = {kernel: measure(body)[0] for kernel, body in kernel_bodies(ptx)}
+        self.assembly = None
+        if TOOLS.ptxas:
+            assembly = sass.assemble(ptx, TOOLS, sass.whole_program(ptx), sass=False)
+            if sass.UNKNOWN_CHIP not in assembly.log:
+                self.assembly = assembly
+
+    def diagnostics(self):
+        return sass.without_clones(self.assembly.diagnostics) if self.assembly else set()
+
+
+def compile_ll(ll, workdir, name, chip):
+    """`ll` through llc (and ptxas): (Compiled, None) or (None, llc's error)."""
     ptx = os.path.join(workdir, name + ".ptx")
     command = [tool("llc"), "-mtriple=nvptx64-nvidia-cuda", f"-mcpu={chip}", "-mattr=+ptx80", ll, "-o", ptx]
     result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
     if result.returncode != 0:
         return None, result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "llc failed"
     with open(ptx) as f:
-        return {kernel: measure(body)[0] for kernel, body in kernel_bodies(f.read())}, None
+        return Compiled(f.read()), None
+
+
+def worse_than_llc(reference, output, chip):
+    """Why `output` (Compiled) is worse than llc alone's `reference`, or
+    None: by ptxas's figures where ptxas assembled both (stack + spills,
+    registers as resident warps; sass.costs_more), by PTX local bytes
+    otherwise. A kernel missing from the output is "kernel lost"."""
+    for kernel in reference.locals:
+        if kernel not in output.locals:
+            return "kernel lost", kernel
+    if reference.assembly and output.assembly and reference.assembly.ok and output.assembly.ok:
+        before, after = reference.assembly.functions, output.assembly.functions
+        for name, figures in sorted(before.items()):
+            counterpart = sass.counterpart(after, name)
+            if counterpart:
+                why = sass.costs_more(figures, counterpart, chip)
+                if why:
+                    local = f"; PTX local bytes {reference.locals.get(name)} -> {output.locals.get(name)}"
+                    return "worse than llc", f"{name}: {why}" + (local if name in reference.locals else "")
+        return None
+    for kernel, before in reference.locals.items():
+        if output.locals[kernel] > before:
+            return "worse than llc", f"{kernel}: {before} -> {output.locals[kernel]} local bytes"
+    return None
 
 
 class Reference:
@@ -96,7 +145,7 @@ class Reference:
             self.error = "the input does not translate: " + result.stderr.strip()[-300:]
             return
         self.chip = module_chip(mlir)
-        self.locals, error = ptx_locals(self.ll, workdir, "reference", self.chip)
+        self.compiled, error = compile_ll(self.ll, workdir, "reference", self.chip)
         if error:
             self.error = "llc rejects the input: " + error
 
@@ -130,15 +179,16 @@ def judge(ptxcc_opt, mlir, config, workdir, reference, harness=True):
                             capture_output=True, text=True)
     if result.returncode != 0:
         return "output does not translate", result.stderr.strip()[-500:]
-    locals_, error = ptx_locals(out_ll, workdir, "output", reference.chip)
+    compiled, error = compile_ll(out_ll, workdir, "output", reference.chip)
     if error:
         return "llc rejects the output", error
-    for kernel, before in reference.locals.items():
-        after = locals_.get(kernel)
-        if after is None:
-            return "kernel lost", kernel
-        if after > before:
-            return "worse than llc", f"{kernel}: {before} -> {after} local bytes"
+    new = compiled.diagnostics() - reference.compiled.diagnostics()
+    if new:
+        kind, message = sorted(new)[0]
+        return "ptxas rejects the output", f"{kind}: {message}"
+    verdict = worse_than_llc(reference.compiled, compiled, reference.chip)
+    if verdict:
+        return verdict
     if harness:
         verdicts = diffexec.compare_modules(reference.ll, out_ll, workdir, seeds=(1, 2))
         for verdict in verdicts:
@@ -229,6 +279,24 @@ def write_reproducer(seed, config, kernels, outcome, detail, ptxcc_opt, out_dir,
         f.write(generate.render(reduced))
 
 
+def read_known(path):
+    """{(seed, config, outcome, function): why} from a file of lines
+    `SEED CONFIG | OUTCOME | FUNCTION | WHY` (`#` starts a comment): the
+    outcomes a fixed run is known to give, each with its cause, reported
+    as known instead of failing. One that does not happen fails the run,
+    so the list cannot outlive what it describes."""
+    known = {}
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            head, outcome, function, why = (part.strip() for part in line.split("|", 3))
+            seed, config = head.split()
+            known[(int(seed), config, outcome, function)] = why
+    return known
+
+
 def reason_class(detail):
     """The first words of a refusal, without names and numbers."""
     text = re.sub(r"'[^']*'|@[\w.$]+|\d+", "_", detail)
@@ -245,7 +313,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     parser.add_argument("--no-harness", action="store_true", help="skip the differential execution")
     parser.add_argument("--json", help="append every result as a JSON line to this file")
+    parser.add_argument("--known", help="a file of known outcomes (see read_known); each must be seen")
     args = parser.parse_args()
+    known = read_known(args.known) if args.known else {}
     configs = args.config or ["pipeline"]
     diffexec.build_tools()
     # A copy of the driver: a rebuild while a long run goes on must not
@@ -272,8 +342,20 @@ def main():
                 if args.json:
                     with open(args.json, "a") as f:
                         f.write(json.dumps(dict(seed=seed, config=config, outcome=outcome, detail=detail)) + "\n")
+    seen = set()
     for seed, config, outcome, detail in sorted(failures):
-        print(f"seed {seed} {config}: {outcome}: {detail}")
+        key = (seed, config, outcome, detail.split(":", 1)[0])
+        if key in known:
+            seen.add(key)
+            print(f"seed {seed} {config}: known: {outcome}: {detail} ({known[key]})")
+        else:
+            print(f"seed {seed} {config}: {outcome}: {detail}")
+    failures = [f for f in failures if (f[0], f[1], f[2], f[3].split(":", 1)[0]) not in seen]
+    # (Known outcomes are ptxas's verdicts: without it some do not happen.)
+    for key in sorted(set(known) - seen) if TOOLS.ptxas else []:
+        if key[0] in range(args.seed, args.seed + args.count) and key[1] in configs:
+            print(f"seed {key[0]} {key[1]}: known outcome not seen: {key[2]}: {key[3]} ({known[key]})")
+            failures.append(key)
     for reason, count in reasons.most_common():
         print(f"refused x{count}: {reason}")
     for config in configs:

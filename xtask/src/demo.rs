@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::cli::DemoOptions;
-use crate::{exec, llvm, workspace};
+use crate::{exec, llvm, nvidia, workspace};
 
 /// The demo input, relative to the workspace root.
 const DEMO_INPUT: &str = "examples/demo.mlir";
@@ -31,7 +31,31 @@ pub fn run(options: &DemoOptions) -> Result<(), String> {
 
     let ptx = to_ptx(&lowered)?;
     print_section("PTX (llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90)", &ptx);
+
+    // What the GPU runs: NVIDIA's assembler's figures for each function.
+    if let Some(tools) = nvidia::ensure(&root, options.install) {
+        print_section("SASS figures (ptxas -arch=sm_90 -v)", &assemble(&tools, &ptx)?);
+    }
     Ok(())
+}
+
+/// Assembles `ptx` with `ptxas -v` from `tools` and returns what it printed
+/// about each function (registers, stack frame, spills).
+fn assemble(tools: &Path, ptx: &str) -> Result<String, String> {
+    let dir = std::env::temp_dir().join(format!("ptxcc-demo.{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    let source = dir.join("demo.ptx");
+    std::fs::write(&source, ptx).map_err(|err| format!("cannot write {}: {err}", source.display()))?;
+    let mut ptxas = Command::new(tools.join("bin/ptxas"));
+    ptxas.args(["-arch=sm_90", "-v", "-c"]).arg(&source).arg("-o").arg(dir.join("demo.cubin"));
+    let output = ptxas.output().map_err(|err| format!("could not run ptxas: {err}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = output?;
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
+    if !output.status.success() {
+        return Err(format!("ptxas rejects the demo's PTX:\n{text}"));
+    }
+    Ok(text)
 }
 
 /// Runs the ptxcc pipeline on `input_path` and returns the resulting MLIR.

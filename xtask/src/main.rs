@@ -9,6 +9,7 @@ mod demo;
 mod exec;
 mod fuzz;
 mod llvm;
+mod nvidia;
 mod plugin;
 mod test;
 mod workspace;

@@ -1,4 +1,5 @@
-//! `cargo xtask test`: install LLVM if needed, build, `cargo test`, lit.
+//! `cargo xtask test`: install LLVM (and NVIDIA's tools) if needed, build,
+//! `cargo test`, lit.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -7,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::TestOptions;
 use crate::llvm::{self, Toolchain};
-use crate::{exec, plugin, workspace};
+use crate::{exec, nvidia, plugin, workspace};
 
 /// Wall-clock time of each step that ran, in order.
 #[derive(Debug, Default)]
@@ -66,6 +67,9 @@ pub fn run(options: &TestOptions) -> Result<(), String> {
 fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFailure> {
     let root = workspace::root();
     let toolchain = timings.time("llvm", || llvm::ensure_llvm(options.install))?;
+    // NVIDIA's assembler judges the PTX the tests produce; without it those
+    // tests are UNSUPPORTED (a warning here, not a failure).
+    let nvidia = timings.time("nvidia tools", || Ok(nvidia::ensure(&root, options.install)))?;
     timings.time("build", || exec::run_streaming(cargo(&root).args(["build", "--workspace", "--bins"])))?;
     if !options.lit_only {
         timings.time("cargo test", || {
@@ -81,14 +85,16 @@ fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFai
     }
     // The pass plugin for upstream mlir-opt (test/Plugin runs it).
     let plugin = timings.time("plugin", || plugin::build(false))?;
-    timings.time("lit", || run_lit(&toolchain, &root, &workspace::ptxcc_opt(), &plugin))?;
+    timings.time("lit", || run_lit(&toolchain, &root, &workspace::ptxcc_opt(), &plugin, nvidia.as_deref()))?;
     // The same suite against an optimised driver: undefined behaviour in
     // unsafe FFI code (a dangling reference, say) can pass in debug builds
     // and crash in release ones, which is what users and the benchmark run.
     timings.time("release build", || {
         exec::run_streaming(cargo(&root).args(["build", "--release", "-p", "ptxcc", "--bin", "ptxcc-opt"]))
     })?;
-    timings.time("lit (release)", || run_lit(&toolchain, &root, &workspace::ptxcc_opt_release(), &plugin))?;
+    timings.time("lit (release)", || {
+        run_lit(&toolchain, &root, &workspace::ptxcc_opt_release(), &plugin, nvidia.as_deref())
+    })?;
     // Memory errors are test failures: the release driver under valgrind's
     // memcheck on the suite's inputs, clang's IR of the e2e CUDA files and
     // generated modules (test/memcheck/memcheck.py).
@@ -113,8 +119,15 @@ fn cargo(root: &Path) -> Command {
     cmd
 }
 
-/// Runs the lit suite in `test/` against the freshly built `driver`.
-fn run_lit(toolchain: &Toolchain, root: &Path, driver: &Path, plugin: &Path) -> Result<(), String> {
+/// Runs the lit suite in `test/` against the freshly built `driver`, with
+/// NVIDIA's tools from `nvidia` when they are there.
+fn run_lit(
+    toolchain: &Toolchain,
+    root: &Path,
+    driver: &Path,
+    plugin: &Path,
+    nvidia: Option<&Path>,
+) -> Result<(), String> {
     if !exec::is_executable(driver) {
         return Err(format!("the driver was not built at {}", driver.display()));
     }
@@ -125,6 +138,9 @@ fn run_lit(toolchain: &Toolchain, root: &Path, driver: &Path, plugin: &Path) -> 
         .env("PTXCC_OPT", driver)
         .env("PTXCC_PLUGIN", plugin)
         .env("PATH", path_with_llvm_first()?);
+    if let Some(nvidia) = nvidia {
+        cmd.env("PTXCC_NVIDIA", nvidia);
+    }
     exec::run_streaming(&mut cmd)
 }
 

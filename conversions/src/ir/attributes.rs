@@ -97,6 +97,15 @@ pub fn inherent_attribute<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<At
     (!value.ptr.is_null()).then(|| unsafe { Attribute::from_raw(value) })
 }
 
+/// Whether the boolean attribute `name` of `op` is there and true (a
+/// memcpy's `isVolatile`, say).
+pub fn bool_attribute_is_true(op: OperationRef, name: &str) -> bool {
+    op.attribute(name)
+        .ok()
+        .and_then(|a| melior::ir::attribute::BoolAttribute::try_from(a).ok())
+        .is_some_and(|a| a.value())
+}
+
 /// The integer value of an integer attribute `name` of `op`.
 pub fn integer_attribute(op: OperationRef, name: &str) -> Option<i64> {
     op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value())

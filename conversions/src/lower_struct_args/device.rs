@@ -82,13 +82,16 @@ pub enum ParamPlan<'c> {
         /// The leaves, in order.
         leaves: Vec<FlatLeaf<'c>>,
     },
-    /// A `byval` pointer the callee only reads leaf by leaf, passed as the
-    /// aggregate's value instead: where one parameter per leaf would take
-    /// more `st.param`/`ld.param` than the aggregate's own `.param` (a
-    /// `Vec3` is `.v2` + `.b32` there, three `.b32` flattened), but the
-    /// caller's memory for it (a local slot, a copy of a forwarded `byval`)
-    /// can still go. llc declares the value the same `.param .align A .b8
-    /// [N]` as the `byval`, so the call's `.param` traffic is llc's.
+    /// A `byval` pointer the callee only reads leaf by leaf (or copies
+    /// whole), passed as the aggregate's value instead: where one parameter
+    /// per leaf would take more `st.param`/`ld.param` than the aggregate's
+    /// own `.param` (a `Vec3` is `.v2` + `.b32` there, three `.b32`
+    /// flattened), but the caller's memory for it (a local slot, a copy of
+    /// a forwarded `byval`) can still go, or the callee reads it outside its
+    /// entry block (llc reads a `byval` parameter there through its
+    /// address, and ptxas then keeps the parameter in the stack frame). llc
+    /// declares the value the same `.param .align A .b8 [N]` as the
+    /// `byval`, so the call's `.param` traffic is llc's.
     ByValue {
         /// The aggregate type.
         ty: Type<'c>,
@@ -96,6 +99,9 @@ pub enum ParamPlan<'c> {
         align: u64,
         /// The leaves the callee reads, in order.
         leaves: Vec<FlatLeaf<'c>>,
+        /// Whether every read and copy is in the entry block (then only
+        /// the caller's memory makes the change worth it).
+        in_entry: bool,
     },
 }
 
@@ -132,6 +138,18 @@ impl DevicePlan<'_, '_> {
     /// Whether the plan changes anything.
     pub fn changes(&self) -> bool {
         self.sret.is_some() || self.params.iter().any(|p| !matches!(p, ParamPlan::Keep))
+    }
+
+    /// Whether the plan takes memory away: a `byval` pointer passed as its
+    /// value or its leaves (the caller's copy goes), or a result returned
+    /// through `sret`. Flattening an aggregate value only changes how
+    /// the `.param`s are declared.
+    pub fn frees_memory(&self) -> bool {
+        self.sret.is_some()
+            || self
+                .params
+                .iter()
+                .any(|p| matches!(p, ParamPlan::ByValue { .. } | ParamPlan::Flatten { form: AggregateForm::Byval, .. }))
     }
 }
 

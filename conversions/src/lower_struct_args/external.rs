@@ -13,10 +13,19 @@
 //! - the public symbol keeps its ABI as a thin wrapper whose body is one
 //!   call of the clone (no body is duplicated), for callers outside the
 //!   module and for its address; an address-taken wrapper is marked
-//!   `nvptx-libcall-callee` (seed 003's indirect-call wrappers).
+//!   `nvptx-libcall-callee` (seed 003's indirect-call wrappers). The clone
+//!   goes before the wrapper: llc declares a function ahead of its
+//!   definition only for callers it has printed, and never counts a
+//!   `nvptx-libcall-callee` function as printed, so a clone after its
+//!   wrapper was called undeclared (ptxas: "Unknown symbol").
 //!
 //! A local function whose address is taken is split the same way (its
 //! indirect calls go through the wrapper, its direct calls to the clone).
+//! Where the address is taken, the split is made only when the clone frees
+//! memory (a `byval` passed as a value, an `sret`): the module's indirect
+//! calls pay one call more through the wrapper, a frame more per level
+//! where a function recurses through its own address (ptxas: 8 + 16 bytes
+//! of stack and spills became 16 + 24 for a `{bf16}` taken as its leaf).
 //! With `whole-program` (nothing outside the module calls a device function:
 //! `nvcc -rdc=false`, clang without `-fgpu-rdc`) externally visible
 //! functions are made internal instead, and a wrapper is left only where
@@ -122,7 +131,13 @@ pub fn split_external_functions<'c, 'a>(
         }
         let target = super::device_target(func, options, targets);
         let policy = PlanPolicy { layout, thresholds, lower_byval, target: &target, flatten_kernels: false };
-        if !would_change_as_local(func, uses.calls.clone(), &policy) {
+        let Some(plan) = would_change_as_local(func, uses.calls.clone(), &policy) else { continue };
+        // Where the address is taken, the module's indirect calls reach the
+        // wrapper, which calls the clone: one call more (a frame more per
+        // level where it recurses through its address), worth it only
+        // where the clone frees memory; redeclaring an aggregate value as
+        // its leaves is not.
+        if uses.other && !plan.frees_memory() {
             continue;
         }
         if !uses.other && !local && whole_program {
@@ -187,10 +202,14 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
     let body = Region::new();
     let moved_out = crate::ir::move_body(&region, &body);
     debug_assert!(moved_out, "a fresh region is empty");
-    // (The clone is owned until inserted below.)
+    // (The clone is owned until inserted below.) It goes before the
+    // wrapper: llc declares a function ahead of its definition only for
+    // callers it has already emitted, and never counts a function marked
+    // `nvptx-libcall-callee` as emitted, so a clone after an address-taken
+    // wrapper was called undeclared ("Unknown symbol" from ptxas).
     let clone = crate::ir::clone(func);
     let block = func.block().expect("a function in a module");
-    let clone = block.insert_operation_after(func, clone);
+    let clone = block.insert_operation_before(func, clone);
     let moved_in = crate::ir::move_body(&body, &clone.region_at(0).expect("an llvm.func has a body region"));
     debug_assert!(moved_in, "a clone of a function without a body has none");
     crate::ir::set_attribute(clone, "sym_name", StringAttribute::new(&context, clone_name).into());

@@ -6,7 +6,7 @@ use crate::ir::{HashMap, OperationExt};
 
 use melior::{
     ir::{
-        attribute::{BoolAttribute, IntegerAttribute, TypeAttribute},
+        attribute::{IntegerAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
@@ -20,7 +20,7 @@ use super::analysis::{null_test_predicate, Action, ArgumentPlan, Strategy};
 use crate::{
     context::context_of,
     ir::{constant_int, op_name, replace_uses, uses, EraseList, Use},
-    kernel::{mark_kernel, parameter_integer, set_parameter_attribute, NVVM_GRID_CONSTANT},
+    kernel::{mark_kernel, set_parameter_attribute, NVVM_GRID_CONSTANT},
 };
 
 /// Which view of a pointer an operand needs.
@@ -251,8 +251,7 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
             .ok()
             .and_then(constant_int)
             .filter(|length| *length > 0 && *length <= ptxcc_dialect::verify::MAX_PARAM_SPACE);
-        let volatile =
-            op.attribute("isVolatile").ok().and_then(|a| BoolAttribute::try_from(a).ok()).is_some_and(|a| a.value());
+        let volatile = crate::ir::bool_attribute_is_true(op, "isVolatile");
         let destination = op.operand_at(0).expect("memcpy has a destination");
         let local_or_generic = matches!(
             ptxcc_dialect::types::pointer_address_space(destination.r#type()),
@@ -263,8 +262,11 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
             crate::ir::set_operand(op, 1, source);
             return;
         };
-        let destination_alignment =
-            parameter_integer(op, 0, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
+        // (An alloca's own alignment counts: clang's -O0 temporaries carry
+        // none on the memcpy, and a 2-byte copy into a 2-aligned slot done
+        // byte by byte kept the slot on ptxas's stack where llc's `.b16`
+        // pair did not.)
+        let destination_alignment = crate::kernel::operand_alignment(op, 0);
         let i64_type: Type = IntegerType::new(self.context, 64).into();
         let copy = ops::copy_param(
             self.context,

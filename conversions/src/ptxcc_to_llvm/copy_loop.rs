@@ -23,10 +23,16 @@
 //!                                              %n = llvm.add %i, %c16 : i64
 //!                                              %more = llvm.icmp "ult" %n, %c1024 : i64
 //!                                              llvm.cond_br %more, ^loop(%n : i64), ^rest
+//!                                                {loop_annotation = #llvm.loop_annotation<
+//!                                                   unroll = #llvm.loop_unroll<disable = true>>}
 //!                                            ^rest:
 //!                                              (bytes 1024..1028: one i32 load and store)
 //!                                              ...
 //! ```
+//!
+//! The loop is marked not to be unrolled (llc writes `.pragma "nounroll"`):
+//! ptxas unrolled it fully otherwise, and the copy then took more registers
+//! than llc's byte loop.
 //!
 //! The destination is addressed through its generic cast, as the inline copy
 //! does (llc 22 aborts on a GEP of an `addrspace(5)` alloca); llc's
@@ -45,7 +51,7 @@ use melior::{
 };
 use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::pointer_type};
 
-use super::copy_param::{aligned, plan_inline_copy};
+use super::copy_param::{aligned, copies_inline, plan_inline_copy};
 use super::ConvertPtxccToLlvmOptions;
 use crate::{
     abi::layout::common_alignment,
@@ -74,7 +80,11 @@ fn wants_loop(copy: OperationRef, options: &ConvertPtxccToLlvmOptions) -> bool {
     let step = loop_step(alignment, options.vector_copy);
     // The loop runs its first step untested: a copy smaller than one step
     // is unrolled instead (it copied a whole step into a smaller slot).
-    size > options.inline_copy_threshold && size >= step && step >= 2 && !slots::breakable(dst)
+    // (1-aligned copies too: llc expands a small memcpy inline, and ptxas
+    // then holds every byte in a register: 53 for 38 bytes, fuzz seed 1003.)
+    !copies_inline(size, alignment, options.vector_copy, options.inline_copy_threshold)
+        && size >= step
+        && !slots::breakable(dst)
 }
 
 /// Expands every large `ptxcc.copy_param` inside `root` into a copy loop
@@ -185,12 +195,21 @@ fn expand(copy: OperationRef, vector_copy: bool) {
             .build()
             .expect("a valid compare"),
     );
+    // Not unrolled, by LLVM or by ptxas (llc writes `.pragma "nounroll"`):
+    // ptxas unrolled the 64 iterations of a 1 KB copy fully and kept its
+    // loads in flight, 42 registers where llc's byte loop takes 31 and this
+    // loop 22 (ptxas -v, sm_90; README "What the GPU runs").
+    let no_unroll = Attribute::parse(context, "#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>")
+        .expect("a valid loop annotation");
     looped.append_operation(
         OperationBuilder::new("llvm.cond_br", location)
-            .add_attributes(&[(
-                Identifier::new(context, "operandSegmentSizes"),
-                DenseI32ArrayAttribute::new(context, &[1, 1, 0]).into(),
-            )])
+            .add_attributes(&[
+                (
+                    Identifier::new(context, "operandSegmentSizes"),
+                    DenseI32ArrayAttribute::new(context, &[1, 1, 0]).into(),
+                ),
+                (Identifier::new(context, "loop_annotation"), no_unroll),
+            ])
             .add_operands(&[more, advanced])
             .add_successors(&[&looped, &rest])
             .build()

@@ -91,6 +91,24 @@ pub struct Access {
     pub align: u64,
 }
 
+/// The most registers an inline copy may hold: ptxas issues all of its
+/// loads before the first store (whatever order the PTX has), so each
+/// access holds its width in registers, one at least. Measured (ptxas -v,
+/// sm_90): a 38-byte 1-aligned copy inlined took 51 registers where llc's
+/// byte loop took 32; a 128-byte 16-aligned one 32 where the copy loop
+/// takes 12. 16 is a 64-byte `v4` copy, or 16 single bytes.
+pub const MAX_INLINE_COPY_REGISTERS: u64 = 16;
+
+/// Whether a copy of `size` bytes aligned to `alignment` is expanded
+/// inline: at most `threshold` bytes, holding at most
+/// [`MAX_INLINE_COPY_REGISTERS`]. Larger ones become the copy loop, or
+/// llc's byte loop where the alignment is 1.
+pub fn copies_inline(size: u64, alignment: u64, vector_copy: bool, threshold: u64) -> bool {
+    size <= threshold
+        && plan_inline_copy(size, alignment, vector_copy).iter().map(|a| a.kind.bytes().div_ceil(4)).sum::<u64>()
+            <= MAX_INLINE_COPY_REGISTERS
+}
+
 /// The accesses that copy `size` bytes between two buffers aligned to
 /// `alignment` (a power of two): the widest width the alignment allows (16
 /// bytes with `vector_copy`, 8 without), then narrower ones for the tail.
@@ -184,10 +202,10 @@ pub(super) fn aligned(context: &Context, alignment: u64) -> LoadStoreOptions<'_>
 /// can break up ([`slots::breakable`]) the parts are integers instead, one
 /// per field of the slot's type where it has one ([`plan_field_copy`]),
 /// whatever the size: SROA splits them along the fields the code uses and
-/// deletes the rest. Copies above the threshold were made copy loops before
-/// the patterns run ([`super::copy_loop`]); the ones left here (1-aligned,
-/// where llc's byte loop is as good) become `llvm.intr.memcpy` with both
-/// alignments.
+/// deletes the rest. Copies that are not inlined ([`copies_inline`]) were
+/// made copy loops before the patterns run ([`super::copy_loop`]); none is
+/// left for `llvm.intr.memcpy` but a copy the loop cannot take (shorter
+/// than one step yet not inlined), with both alignments.
 ///
 /// A destination in the local space is cast to generic first and addressed
 /// from there: `llc` 22's NVPTXLowerAlloca replaces every use of an
@@ -216,7 +234,7 @@ pub fn populate_copy_param_patterns(
         // expands a memcpy from param space into a byte loop before its SROA
         // runs, which keeps the whole slot in local memory (fuzz seed 600:
         // 408 bytes where llc alone, whose own copy SROA splits, has 120).
-        if size <= options.inline_copy_threshold || breakable {
+        if breakable || copies_inline(size, alignment, vector_copy, options.inline_copy_threshold) {
             let fields = breakable.then(|| slot_type(dst)).flatten();
             let plan = fields
                 .and_then(|ty| plan_field_copy(DataLayout::nvptx64(), &ty, size, alignment))

@@ -30,8 +30,8 @@ llvm.func @fadd_f64(%p: !llvm.ptr<3>, %d: f64) attributes {target_cpu = "sm_60"}
 
 llvm.func @wide(%p: !llvm.ptr<1>, %a: i128, %v: vector<4xf32>) attributes {target_cpu = "sm_90", target_features = #llvm.target_features<["+ptx80"]>} {
   // expected-error@+1 {{'llvm.cmpxchg' on i128 needs sm_90 and PTX 8.3 (atom.cas.b128); the target is sm_90, PTX 8.0 (llc cannot lower it)}}
-  %0 = llvm.cmpxchg %p, %a, %a monotonic monotonic : !llvm.ptr<1>, i128
-  // expected-error@+1 {{vector atomics not supported on this architecture! 'llvm.atomicrmw fadd' on vector<4xf32> needs sm_90 and PTX 8.3 (atom.cas.b128)}}
+  %0 = llvm.cmpxchg %p, %a, %a syncscope("device") monotonic monotonic : !llvm.ptr<1>, i128
+  // expected-error@+1 {{vector atomics not supported on this architecture! 'llvm.atomicrmw fadd' on vector<4xf32> needs sm_90 and PTX 8.4 (atom.sys.cas.b128)}}
   %1 = llvm.atomicrmw fadd %p, %v monotonic : !llvm.ptr<1>, vector<4xf32>
   llvm.return
 }

@@ -1,8 +1,9 @@
 // Atomics the target has no instruction for (seed 003). Each function names
 // its target (target_cpu / target_features, as clang writes them).
 // strict-atomics (the default) rejects what llc 22 would emulate with a
-// compare-and-swap loop; 128-bit atomics below sm_90 / PTX 8.3 are rejected
-// either way (llc fails on them: "unsupported cmpxchg").
+// compare-and-swap loop; 128-bit atomics below sm_90 / PTX 8.3 (8.4 at the
+// system scope) are rejected either way (llc fails on them: "unsupported
+// cmpxchg"; ptxas on the `.sys` ones).
 // RUN: %ptxcc-opt %s --split-input-file --verify-diagnostics --ptxcc-verify
 // Passing counterparts: atomics-supported.mlir (the same atomics on targets
 // that have them) and atomics-lax.mlir (strict-atomics=false).
@@ -46,8 +47,22 @@ llvm.func @fadd_kinds(%p: !llvm.ptr<3>, %d: f64, %h: f16, %b: bf16) attributes {
 // llc cannot lower these at all: rejected with strict-atomics=false too.
 llvm.func @wide(%p: !llvm.ptr<1>, %a: i128, %v: vector<4xf32>) attributes {target_cpu = "sm_90", target_features = #llvm.target_features<["+ptx80"]>} {
   // expected-error@+1 {{'llvm.cmpxchg' on i128 needs sm_90 and PTX 8.3 (atom.cas.b128); the target is sm_90, PTX 8.0 (llc cannot lower it)}}
-  %0 = llvm.cmpxchg %p, %a, %a monotonic monotonic : !llvm.ptr<1>, i128
-  // expected-error@+1 {{vector atomics not supported on this architecture! 'llvm.atomicrmw fadd' on vector<4xf32> needs sm_90 and PTX 8.3 (atom.cas.b128)}}
+  %0 = llvm.cmpxchg %p, %a, %a syncscope("device") monotonic monotonic : !llvm.ptr<1>, i128
+  // expected-error@+1 {{vector atomics not supported on this architecture! 'llvm.atomicrmw fadd' on vector<4xf32> needs sm_90 and PTX 8.4 (atom.sys.cas.b128)}}
   %1 = llvm.atomicrmw fadd %p, %v monotonic : !llvm.ptr<1>, vector<4xf32>
+  llvm.return
+}
+
+// -----
+
+// At the system scope (LLVM's default: no syncscope) a 128-bit atomic is
+// `atom.sys.*.b128`, which ptxas accepts from PTX 8.4 only; llc 22 emits it
+// for PTX 8.3 all the same (atomics-supported.mlir assembles both scopes).
+llvm.func @wide_system(%p: !llvm.ptr<1>, %a: i128) attributes {target_cpu = "sm_90", target_features = #llvm.target_features<["+ptx83"]>} {
+  // expected-error@+1 {{'llvm.cmpxchg' on i128 needs sm_90 and PTX 8.4 (atom.sys.cas.b128); the target is sm_90, PTX 8.3 (llc cannot lower it)}}
+  %0 = llvm.cmpxchg %p, %a, %a monotonic monotonic : !llvm.ptr<1>, i128
+  // expected-error@+1 {{'llvm.atomicrmw xchg' on i128 needs sm_90 and PTX 8.4 (atom.sys.exch.b128)}}
+  %1 = llvm.atomicrmw xchg %p, %a monotonic : !llvm.ptr<1>, i128
+  %2 = llvm.atomicrmw xchg %p, %a syncscope("block") monotonic : !llvm.ptr<1>, i128
   llvm.return
 }

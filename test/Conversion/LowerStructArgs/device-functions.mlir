@@ -272,13 +272,18 @@ llvm.func @store_between(%out: !llvm.ptr, %flag: !llvm.ptr, %d: f32) {
 // signature, as a wrapper whose body is one call of an internal clone with
 // the lowered ABI, and the module's own calls go to the clone
 // (lower_struct_args/external.rs); an address-taken wrapper is marked
-// nvptx-libcall-callee.
+// nvptx-libcall-callee. Where the address is taken, only a clone that
+// frees memory is worth the wrapper the indirect calls then go through:
+// @taken's byval pointer (its callers' slot goes), not an aggregate value
+// (sass-rules.mlir).
+// The clone goes before the wrapper (llc declares no clone after a wrapper
+// marked nvptx-libcall-callee: ptxas "Unknown symbol 'taken_ptxcc'").
+// CHECK-LABEL: llvm.func internal @external_ptxcc(%{{.*}}: i32, %{{.*}}: f32) -> f32
 // CHECK-LABEL: llvm.func @external(%{{.*}}: !llvm.struct<(i32, f32)>) -> f32 {
 // CHECK: llvm.call @external_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
-// CHECK-LABEL: llvm.func internal @external_ptxcc(%{{.*}}: i32, %{{.*}}: f32) -> f32
-// CHECK-LABEL: llvm.func internal @taken(%{{.*}}: !llvm.struct<(i32, f32)>) -> f32 attributes {passthrough = {{\[\[}}"nvptx-libcall-callee", "true"]]}
-// CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
 // CHECK-LABEL: llvm.func internal @taken_ptxcc(%{{.*}}: i32, %{{.*}}: f32) -> f32
+// CHECK-LABEL: llvm.func internal @taken(%{{.*}}: !llvm.ptr {llvm.byval = !llvm.struct<(i32, f32)>}) -> f32 attributes {passthrough = {{\[\[}}"nvptx-libcall-callee", "true"]]}
+// CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
 // CHECK-LABEL: llvm.func @users(
 // CHECK: llvm.call @external_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
 // CHECK: llvm.call @taken_ptxcc(%{{.*}}, %{{.*}}) : (i32, f32) -> f32
@@ -288,14 +293,17 @@ llvm.func @external(%v: !llvm.struct<(i32, f32)>) -> f32 {
   %y = llvm.sitofp %x : i32 to f32
   llvm.return %y : f32
 }
-llvm.func internal @taken(%v: !llvm.struct<(i32, f32)>) -> f32 {
-  %x = llvm.extractvalue %v[0] : !llvm.struct<(i32, f32)>
+llvm.func internal @taken(%p: !llvm.ptr {llvm.byval = !llvm.struct<(i32, f32)>}) -> f32 {
+  %x = llvm.load %p : !llvm.ptr -> i32
   %y = llvm.sitofp %x : i32 to f32
   llvm.return %y : f32
 }
 llvm.func @users(%v: !llvm.struct<(i32, f32)>) -> !llvm.ptr {
   %a = llvm.call @external(%v) : (!llvm.struct<(i32, f32)>) -> f32
-  %b = llvm.call @taken(%v) : (!llvm.struct<(i32, f32)>) -> f32
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x !llvm.struct<(i32, f32)> : (i32) -> !llvm.ptr
+  llvm.store %v, %slot : !llvm.struct<(i32, f32)>, !llvm.ptr
+  %b = llvm.call @taken(%slot) : (!llvm.ptr {llvm.byval = !llvm.struct<(i32, f32)>}) -> f32
   %f = llvm.mlir.addressof @taken : !llvm.ptr
   llvm.return %f : !llvm.ptr
 }

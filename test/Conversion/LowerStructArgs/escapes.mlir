@@ -13,8 +13,15 @@
 // RUN: %ptxcc-opt %s --split-input-file --lower-struct-args=opt-byval=false > %t.off
 // RUN: FileCheck %s --check-prefix=OFF < %t.off
 // RUN: sed -e 's/ attributes {ptxcc.opt_byval = false}//' %t.off | diff %t.input -
-// The output of the whole pipeline is valid PTX with the promised shape:
-// RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=PTX
+// The output of the whole pipeline is valid PTX with the promised shape.
+// ptxas accepts all of it but @empty_struct's `.param .align 1 .b8
+// empty_struct_param_0[0]` ("incomplete array"), which llc declares for that
+// kernel without ptxcc too (Inputs/empty-byval-kernel.ll, the last RUN line).
+// RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | env PTXAS_CHECK_ALLOW='cannot be an incomplete array' %llc-sm90 \
+// RUN:   | FileCheck %s --check-prefix=PTX
+// RUN: env PTXAS_CHECK_ALLOW='cannot be an incomplete array' %llc-sm90 %S/Inputs/empty-byval-kernel.ll -o %t.empty.ptx
+// RUN: %if ptxas %{ not %ptxas-check %t.empty.ptx 2>&1 | FileCheck %s --check-prefix=EMPTY %}
+// EMPTY: error: Parameter to entry function cannot be an incomplete array.
 
 // OFF: module attributes {ptxcc.opt_byval = false}
 

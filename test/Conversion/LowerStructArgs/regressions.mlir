@@ -75,9 +75,9 @@ llvm.func ptx_kernelcc @issue29_ptrtoint_i1_is_no_null_test(%s: !llvm.ptr {llvm.
 // pass's own output): the clone is `f_ptxcc_1`, internal, default
 // visibility. With whole-program the function itself becomes internal, and
 // default too.
+// ALWAYS-LABEL: llvm.func internal @issue29_hidden_clone_ptxcc_1(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: !llvm.ptr)
 // ALWAYS-LABEL: llvm.func hidden @issue29_hidden_clone(
 // ALWAYS: llvm.call @issue29_hidden_clone_ptxcc_1(
-// ALWAYS-LABEL: llvm.func internal @issue29_hidden_clone_ptxcc_1(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: !llvm.ptr)
 // ALWAYS-LABEL: llvm.func ptx_kernelcc @issue29_hidden_clone_caller(
 // ALWAYS: llvm.call @issue29_hidden_clone_ptxcc_1(
 // WHOLE-LABEL: llvm.func internal @issue29_hidden_clone(

@@ -38,13 +38,16 @@ llvm.func @consume(!llvm.ptr)
 
 // A copy above the inline threshold is a loop that moves 16 bytes per
 // iteration, 32 iterations for 512 bytes (a memcpy is a byte loop in llc:
-// 512 iterations of ld.param.b8 / st.local.b8); the local destination is
+// 512 iterations of ld.param.b8 / st.local.b8), which ptxas must not
+// unroll (`.pragma "nounroll"`: unrolled, its loads all in flight took
+// more registers than llc's byte loop); the local destination is
 // addressed as generic (see ptxcc-to-llvm.mlir) and llc stores to it with
 // st.local.
 // CHECK-LABEL: .entry big(
 // CHECK: .local .align 16 .b8 __local_depot1[512];
 // CHECK: mov.b64 %rd[[I:[0-9]+]], 0;
 // CHECK: $L__BB1_1:
+// CHECK-NEXT: .pragma "nounroll";
 // CHECK-NEXT: add.s64 %rd[[S:[0-9]+]], %rd{{[0-9]+}}, %rd[[I]];
 // CHECK-NEXT: ld.param.v4.b32 {[[V:%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+]]}, [%rd[[S]]];
 // CHECK-NEXT: add.s64 %rd[[D:[0-9]+]], %rd{{[0-9]+}}, %rd[[I]];

@@ -211,3 +211,43 @@ llvm.func ptx_kernelcc @copy_param_promotable(%s: !llvm.ptr {llvm.byval = !llvm.
   llvm.store %v, %out : i64, !llvm.ptr
   llvm.return
 }
+
+// -----
+
+// What is inlined is bounded by registers as well as bytes: ptxas issues an
+// inline copy's loads before its first store, so each access holds its
+// width in registers (copy_param.rs, MAX_INLINE_COPY_REGISTERS = 16). 64
+// bytes 16-aligned: four v4 pairs, inline. 80 bytes: the copy loop (ptxas
+// held 32 registers for a 128-byte inline copy where the loop takes 12).
+// 38 bytes 1-aligned: 38 single bytes would hold 38 registers (51 in ptxas
+// where llc's copy takes 32), so a loop of one byte per iteration; it
+// needed llc's memcpy before, which llc expands inline for small sizes.
+// CHECK-LABEL: llvm.func ptx_kernelcc @copy_sizes(
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<101> -> vector<4xi32>
+// CHECK-NOT: llvm.cond_br
+// CHECK: llvm.call @consume3(
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<101> -> vector<4xi32>
+// CHECK: llvm.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {loop_annotation = #{{.*}}}
+// CHECK: llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<101> -> i8
+// CHECK: llvm.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {loop_annotation = #{{.*}}}
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK: llvm.return
+llvm.func ptx_kernelcc @copy_sizes(%a: !llvm.ptr {llvm.byval = !llvm.array<64 x i8>, llvm.align = 16 : i64}, %b: !llvm.ptr {llvm.byval = !llvm.array<80 x i8>, llvm.align = 16 : i64}, %c: !llvm.ptr {llvm.byval = !llvm.array<38 x i8>}) {
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %pa = llvm.addrspacecast %a : !llvm.ptr to !llvm.ptr<101>
+  %pb = llvm.addrspacecast %b : !llvm.ptr to !llvm.ptr<101>
+  %pc = llvm.addrspacecast %c : !llvm.ptr to !llvm.ptr<101>
+  %sa = llvm.alloca %one x !llvm.array<64 x i8> {alignment = 16 : i64} : (i32) -> !llvm.ptr<5>
+  %sb = llvm.alloca %one x !llvm.array<80 x i8> {alignment = 16 : i64} : (i32) -> !llvm.ptr<5>
+  %sc = llvm.alloca %one x !llvm.array<38 x i8> {alignment = 1 : i64} : (i32) -> !llvm.ptr<5>
+  "ptxcc.copy_param"(%pa, %sa) {size = 64 : i64, alignment = 16 : i64} : (!llvm.ptr<101>, !llvm.ptr<5>) -> ()
+  %ga = llvm.addrspacecast %sa : !llvm.ptr<5> to !llvm.ptr
+  %gb = llvm.addrspacecast %sb : !llvm.ptr<5> to !llvm.ptr
+  %gc = llvm.addrspacecast %sc : !llvm.ptr<5> to !llvm.ptr
+  llvm.call @consume3(%ga, %gb, %gc) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  "ptxcc.copy_param"(%pb, %sb) {size = 80 : i64, alignment = 16 : i64} : (!llvm.ptr<101>, !llvm.ptr<5>) -> ()
+  "ptxcc.copy_param"(%pc, %sc) {size = 38 : i64, alignment = 1 : i64} : (!llvm.ptr<101>, !llvm.ptr<5>) -> ()
+  llvm.call @consume3(%ga, %gb, %gc) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @consume3(!llvm.ptr, !llvm.ptr, !llvm.ptr)

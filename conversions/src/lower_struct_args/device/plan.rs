@@ -20,6 +20,8 @@ use crate::{
         classify::{classify_argument, classify_result, ArgClass, Thresholds},
         mlir::abi_type,
         parts::{schedule, value_parts},
+        prototype::{FunctionSignature, ParamSignature},
+        registers::stack_passed_bytes,
         target::Target,
         DataLayout,
     },
@@ -194,8 +196,23 @@ fn plan_parameter_of<'c>(
         // Flattened only when the callee just reads leaves: anything else
         // would need the struct in memory again, which llc's own handling
         // of a byval parameter already does as well as a rebuilt slot.
-        let leaves = flat_leaves(layout, aggregate, thresholds, true)
-            .filter(|leaves| parameter_value(func, index).is_some_and(|old| leaf_reads(layout, old, leaves).is_some()));
+        // A callee that copies the whole struct (clang at -O0) takes it as
+        // one value, which the copy stores.
+        let size = layout.store_size(&abi);
+        let reads = flat_leaves(layout, aggregate, thresholds, true).and_then(|leaves| {
+            let reads = parameter_value(func, index).and_then(|old| leaf_reads(layout, old, &leaves, Some(size)))?;
+            Some((leaves, reads))
+        });
+        if let Some((leaves, reads)) = reads.as_ref().filter(|(_, reads)| !reads.copies.is_empty()) {
+            return ParamPlan::ByValue {
+                ty: aggregate,
+                align,
+                leaves: leaves.clone(),
+                in_entry: !reads.outside_entry(),
+            };
+        }
+        let in_entry = reads.as_ref().is_none_or(|(_, reads)| !reads.outside_entry());
+        let leaves = reads.map(|(leaves, _)| leaves);
         return match leaves {
             Some(leaves)
                 if flattening_costs_no_traffic(
@@ -209,7 +226,7 @@ fn plan_parameter_of<'c>(
             {
                 ParamPlan::Flatten { form: AggregateForm::Byval, ty: aggregate, align, leaves }
             }
-            Some(leaves) => ParamPlan::ByValue { ty: aggregate, align, leaves },
+            Some(leaves) => ParamPlan::ByValue { ty: aggregate, align, leaves, in_entry },
             // Stays as it is. llc gives the `.param` of a function whose
             // every call is visible at least 16 bytes of alignment by itself;
             // raising the callee's `llvm.align` in the IR as well made it
@@ -292,18 +309,20 @@ pub fn plan_function<'c, 'a>(
     plan_signature(func, calls, policy, linkage)
 }
 
-/// Whether `func`, an externally visible device function, would change
-/// signature if it had local linkage and `calls` were every use of it: what
-/// its internal clone would gain.
+/// The plan `func`, an externally visible device function, would get if it
+/// had local linkage and `calls` were every use of it (what its internal
+/// clone would gain), or `None` when its signature would not change.
 pub(in crate::lower_struct_args) fn would_change_as_local<'c, 'a>(
     func: OperationRef<'c, 'a>,
     calls: Vec<OperationRef<'c, 'a>>,
     policy: &PlanPolicy,
-) -> bool {
+) -> Option<DevicePlan<'c, 'a>> {
     let uses = SymbolUses { calls, other: false, musttail: false };
-    signature_is_fixed_as(func, Some(&uses), false, true).is_none()
-        // (The clone that would take the body is internal.)
-        && plan_signature(func, uses.calls, policy, Linkage::Local).is_some()
+    if signature_is_fixed_as(func, Some(&uses), false, true).is_some() {
+        return None;
+    }
+    // (The clone that would take the body is internal.)
+    plan_signature(func, uses.calls, policy, Linkage::Local)
 }
 
 /// The plan of a function free to change signature, called at `calls`;
@@ -315,12 +334,14 @@ fn plan_signature<'c, 'a>(
     linkage: Linkage,
 ) -> Option<DevicePlan<'c, 'a>> {
     let PlanPolicy { layout, thresholds, .. } = *policy;
-    let params = parameter_types(func)
+    let mut params: Vec<ParamPlan> = parameter_types(func)
         .into_iter()
         .enumerate()
         .map(|(index, ty)| match plan_parameter_of(func, index, ty, policy, linkage) {
-            // By value only where it frees memory at some call site.
-            ParamPlan::ByValue { .. }
+            // By value only where it frees memory at some call site, or
+            // where the callee reads the struct outside its entry block
+            // (kept, the parameter would sit in the callee's stack frame).
+            ParamPlan::ByValue { in_entry: true, .. }
                 if !calls.iter().any(|call| {
                     call_arguments(*call).get(index).is_some_and(|a| passes_memory_that_would_go(*call, *a))
                 }) =>
@@ -330,6 +351,11 @@ fn plan_signature<'c, 'a>(
             plan => plan,
         })
         .collect();
+    // (`flatten-always` is seed 000's rule as it stands: every leaf its own
+    // parameter, whatever ptxas makes of it.)
+    if !thresholds.flatten_always {
+        keep_parameters_in_registers(func, &mut params, layout, linkage);
+    }
     let sret = result_type(func).filter(|ty| is_aggregate(*ty)).and_then(|ty| {
         let abi = abi_type(ty).ok()?;
         if classify_result(layout, &abi, thresholds).class != ArgClass::Indirect
@@ -346,27 +372,92 @@ fn plan_signature<'c, 'a>(
     plan.changes().then_some(plan)
 }
 
+/// Undoes flattening where it would put more parameter bytes on the stack
+/// in SASS than the parameters as they are ([`stack_passed_bytes`]: twelve
+/// words of registers; each leaf takes at least one, and a local function's
+/// `f16` or `i8` leaf is aligned to four, so flattened leaves fill them
+/// sooner than their aggregate). From the last flattened parameter: a
+/// `byval` pointer goes by value instead (its caller's memory still goes),
+/// an aggregate value as it is.
+fn keep_parameters_in_registers(func: OperationRef, params: &mut [ParamPlan], layout: &DataLayout, linkage: Linkage) {
+    let Ok(mut signature) = crate::abi::signature::function_signature(func, false) else { return };
+    signature.linkage = linkage;
+    let Ok(before) = stack_passed_bytes(layout, &signature) else { return };
+    loop {
+        let planned: Option<Vec<Vec<ParamSignature>>> = params
+            .iter()
+            .zip(&signature.params)
+            .map(|(plan, original)| match plan {
+                ParamPlan::Keep => Some(vec![original.clone()]),
+                ParamPlan::Flatten { leaves, .. } => {
+                    leaves.iter().map(|leaf| abi_type(leaf.ty).ok().map(plain_parameter)).collect()
+                }
+                ParamPlan::ByValue { ty, .. } => abi_type(*ty).ok().map(|ty| vec![plain_parameter(ty)]),
+            })
+            .collect();
+        let Some(planned) = planned else { return };
+        let after = FunctionSignature { params: planned.concat(), ..signature.clone() };
+        if stack_passed_bytes(layout, &after).is_ok_and(|after| after <= before) {
+            return;
+        }
+        let Some(last) = params.iter().rposition(|plan| matches!(plan, ParamPlan::Flatten { .. })) else { return };
+        params[last] = match &params[last] {
+            ParamPlan::Flatten { form: AggregateForm::Byval, ty, align, leaves } => {
+                ParamPlan::ByValue { ty: *ty, align: *align, leaves: leaves.clone(), in_entry: true }
+            }
+            _ => ParamPlan::Keep,
+        };
+    }
+}
+
+/// A parameter of type `ty` with no attributes.
+fn plain_parameter(ty: crate::abi::AbiType) -> ParamSignature {
+    ParamSignature { ty, byval: None, align: None, stack_align: None }
+}
+
 /// How a callee reads a `byval` pointer it would receive flattened: each
 /// load of exactly one leaf (through constant GEPs) with the leaf it reads,
-/// the debug intrinsics that name the pointer, and the GEPs.
+/// the copies of the whole struct, the debug intrinsics that name the
+/// pointer, and the GEPs.
 pub struct LeafReads<'c, 'a> {
     /// Each load of one leaf, with the leaf's position.
     pub(super) reads: Vec<(OperationRef<'c, 'a>, usize)>,
+    /// Each `llvm.intr.memcpy`/`memmove` of the whole struct out of the
+    /// pointer (what clang emits at -O0 to pass it on, or to copy it into a
+    /// variable): with the struct as a value, a store of it.
+    pub(super) copies: Vec<OperationRef<'c, 'a>>,
     /// The debug intrinsics that name the pointer.
     pub(super) debug: Vec<OperationRef<'c, 'a>>,
     /// The GEPs between the pointer and the loads.
     pub(super) geps: Vec<OperationRef<'c, 'a>>,
 }
 
+impl LeafReads<'_, '_> {
+    /// Whether a read or a copy is outside the function's entry block:
+    /// llc reads a device function's `byval` parameter with `ld.param` only
+    /// in the entry block, and elsewhere through its address, which makes
+    /// ptxas keep the parameter in the stack frame.
+    pub(super) fn outside_entry(&self) -> bool {
+        let outside = |op: &OperationRef| {
+            let entry = crate::kernel::enclosing_function(*op).and_then(crate::kernel::entry_block);
+            op.block() != entry
+        };
+        self.reads.iter().any(|(op, _)| outside(op)) || self.copies.iter().any(outside)
+    }
+}
+
 /// The leaf reads of `pointer`, or `None` when anything else uses it (a
-/// write, an escape, a dynamic index, a load that is not one leaf).
+/// write, an escape, a dynamic index, a load that is not one leaf, a copy
+/// of anything but `whole` bytes from its start; no copy at all without
+/// `whole`).
 pub fn leaf_reads<'c, 'a>(
     layout: &DataLayout,
     pointer: Value<'c, 'a>,
     leaves: &[FlatLeaf<'c>],
+    whole: Option<u64>,
 ) -> Option<LeafReads<'c, 'a>> {
     let mut nodes: Vec<(Value, i64)> = vec![(pointer, 0)];
-    let mut found = LeafReads { reads: Vec::new(), debug: Vec::new(), geps: Vec::new() };
+    let mut found = LeafReads { reads: Vec::new(), copies: Vec::new(), debug: Vec::new(), geps: Vec::new() };
     let mut next = 0;
     while next < nodes.len() {
         let (value, offset) = nodes[next];
@@ -385,10 +476,22 @@ pub fn leaf_reads<'c, 'a>(
                         leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded)?;
                     found.reads.push((op, leaf));
                 }
+                "llvm.intr.memcpy" | "llvm.intr.memmove"
+                    if used.index == 1 && offset == 0 && whole.is_some() && is_whole_copy(op, whole?) =>
+                {
+                    found.copies.push(op)
+                }
                 name if is_debug_info(name) => found.debug.push(op),
                 _ => return None,
             }
         }
     }
     Some(found)
+}
+
+/// Whether `op` (a memcpy or memmove) copies exactly `size` bytes, not
+/// volatile.
+fn is_whole_copy(op: OperationRef, size: u64) -> bool {
+    !crate::ir::bool_attribute_is_true(op, "isVolatile")
+        && op.operand_at(2).ok().and_then(crate::ir::constant_int).and_then(|n| u64::try_from(n).ok()) == Some(size)
 }

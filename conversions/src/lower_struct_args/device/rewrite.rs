@@ -313,7 +313,7 @@ fn rewrite_callee(plan: &DevicePlan) {
                     AggregateForm::Value => {
                         rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values, &mut dead)
                     }
-                    AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values, &mut dead),
+                    AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values, None, &mut dead),
                 }
                 old_parameters.push(old);
             }
@@ -335,7 +335,7 @@ fn rewrite_callee(plan: &DevicePlan) {
                         ))
                     })
                     .collect();
-                replace_leaf_reads(old, leaves, &leaf_values, &mut dead);
+                replace_leaf_reads(old, leaves, &leaf_values, Some((*ty, aggregate)), &mut dead);
                 // The extracts of leaves the callee never reads.
                 for value in leaf_values {
                     dead.erase_if_unused(crate::ir::as_result(value).expect("an extractvalue result").owner());
@@ -517,15 +517,41 @@ fn rebuild_value<'c, 'a>(
     crate::ir::replace_uses(old, aggregate);
 }
 
+/// Stores `value` where `copy` (a memcpy/memmove of the whole struct) wrote
+/// it, just before the copy, with the destination's declared alignment.
+fn store_copied_value(copy: OperationRef, value: Value) {
+    let context = context_of(copy);
+    let destination = copy.operand_at(0).expect("a copy has a destination");
+    let alignment = crate::kernel::operand_alignment(copy, 0) as i64;
+    let store = llvm::store(
+        &context,
+        value,
+        destination,
+        copy.location(),
+        LoadStoreOptions::new().align(Some(i64_attribute(&context, alignment))),
+    );
+    copy.block().expect("a copy in a block").insert_operation_before(copy, store);
+}
+
 /// The callee side of a flattened `byval` pointer: each load reads its leaf
-/// parameter; the loads, the GEPs and the debug intrinsics go.
+/// parameter; each copy of the whole struct (only with `aggregate`: its
+/// type and value) stores the value; the loads, the copies, the GEPs and
+/// the debug intrinsics go.
 fn replace_leaf_reads<'c, 'a>(
     old: Value<'c, 'a>,
     leaves: &[FlatLeaf<'c>],
     values: &[Value<'c, 'a>],
+    aggregate: Option<(Type<'c>, Value<'c, 'a>)>,
     dead: &mut EraseList,
 ) {
-    let found = leaf_reads(DataLayout::nvptx64(), old, leaves).expect("the plan checked the uses");
+    let layout = DataLayout::nvptx64();
+    let whole = aggregate.and_then(|(ty, _)| crate::abi::mlir::abi_type(ty).ok()).map(|abi| layout.store_size(&abi));
+    let found = leaf_reads(layout, old, leaves, whole).expect("the plan checked the uses");
+    for copy in found.copies {
+        let (_, value) = aggregate.expect("copies are planned only for a value");
+        store_copied_value(copy, value);
+        dead.erase(copy);
+    }
     for (load, position) in found.reads {
         let result = first_result(load).expect("one result");
         // Same type; the load is erased once unused.
