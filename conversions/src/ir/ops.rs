@@ -113,6 +113,14 @@ pub fn move_to_end(op: OperationRef, block: BlockRef) {
     }
 }
 
+/// Moves `op` from its block to just before `anchor` (in the same or
+/// another block).
+pub fn move_before(op: OperationRef, anchor: OperationRef) {
+    // SAFETY: both ops are live and in blocks; MLIR unlinks `op` and links it
+    // before `anchor`, whose block owns it from then on; no op is freed.
+    unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), anchor.to_raw()) };
+}
+
 /// Sets the location of `op`.
 pub fn set_location<'c>(op: OperationRef<'c, '_>, location: Location<'c>) {
     // SAFETY: the op is live; the location belongs to its context.

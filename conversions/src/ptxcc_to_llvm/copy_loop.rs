@@ -101,6 +101,22 @@ pub fn expand_copy_loops(root: OperationRef, options: &ConvertPtxccToLlvmOptions
     copies.len()
 }
 
+/// Whether `op`, after a copy in the entry block `entry`, stays there: a
+/// constant, or an alloca whose operands are all still in `entry` (defined
+/// before the copy, or constants that stay).
+fn stays_in_entry(op: OperationRef, entry: BlockRef) -> bool {
+    match op_name(op) {
+        "llvm.mlir.constant" => true,
+        "llvm.alloca" => (0..op.operand_count()).all(|index| {
+            op.operand_at(index).ok().is_some_and(|operand| match crate::ir::as_result(operand) {
+                Some(result) => result.owner().block() == Some(entry),
+                None => true,
+            })
+        }),
+        _ => false,
+    }
+}
+
 /// Inserts `op` before `before`, or at the end of `block`.
 fn insert<'c, 'a>(
     block: BlockRef<'c, 'a>,
@@ -140,13 +156,21 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     let i8_type: Type = IntegerType::new(context, 8).into();
 
     // The rest of the block, from the op after the copy on, moves to a new
-    // block that the loop exits to.
+    // block that the loop exits to; but in the entry block its allocas of
+    // a constant size stay there (with the constants they take): an alloca
+    // anywhere else is a dynamic one to llc, which then kept a pointer slot
+    // its own frame drops (fuzz seed 1003: 88 bytes of stack for llc's 80).
     let rest = region.insert_block_after(block, Block::new(&[]));
+    let in_entry = crate::kernel::enclosing_function(copy).and_then(crate::kernel::entry_block) == Some(block);
     let mut next = copy.next_in_block();
     while let Some(op) = next {
         next = op.next_in_block();
-        // `rest` takes ownership; the order is kept.
-        crate::ir::move_to_end(op, rest);
+        if in_entry && stays_in_entry(op, block) {
+            crate::ir::move_before(op, copy);
+        } else {
+            // `rest` takes ownership; the order is kept.
+            crate::ir::move_to_end(op, rest);
+        }
     }
     let looped = region.insert_block_after(block, Block::new(&[(i64_type, location)]));
 

@@ -251,3 +251,36 @@ llvm.func ptx_kernelcc @copy_sizes(%a: !llvm.ptr {llvm.byval = !llvm.array<64 x 
   llvm.return
 }
 llvm.func @consume3(!llvm.ptr, !llvm.ptr, !llvm.ptr)
+
+// -----
+
+// A copy loop in the entry block leaves there the allocas of constant size
+// that follow the copy, with their constants: an alloca outside the entry
+// block is a dynamic one to llc, which then kept a pointer slot its own
+// frame drops (fuzz seed 1003: 88 bytes of stack where llc alone has 80).
+// The one whose size is computed after the copy moves with the rest.
+// CHECK-LABEL: llvm.func ptx_kernelcc @copy_then_allocas(
+// CHECK: llvm.alloca %{{.*}} x !llvm.array<80 x i8>
+// CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[SLOT:.*]] = llvm.alloca %[[ONE]] x !llvm.ptr {alignment = 8 : i64}
+// CHECK: llvm.br ^[[BODY:bb[0-9]+]](
+// CHECK: ^[[BODY]](
+// CHECK: llvm.cond_br
+// CHECK: llvm.add %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: llvm.alloca %{{.*}} x i8
+// CHECK: llvm.store %{{.*}}, %[[SLOT]]
+llvm.func ptx_kernelcc @copy_then_allocas(%s: !llvm.ptr {llvm.byval = !llvm.array<80 x i8>, llvm.align = 16 : i64}, %n: i32) {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %k = llvm.mlir.constant(1 : i32) : i32
+  %copy = llvm.alloca %k x !llvm.array<80 x i8> {alignment = 16 : i64} : (i32) -> !llvm.ptr<5>
+  "ptxcc.copy_param"(%p, %copy) {size = 80 : i64, alignment = 16 : i64} : (!llvm.ptr<101>, !llvm.ptr<5>) -> ()
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x !llvm.ptr {alignment = 8 : i64} : (i32) -> !llvm.ptr
+  %m = llvm.add %n, %one : i32
+  %dynamic = llvm.alloca %m x i8 : (i32) -> !llvm.ptr
+  %g = llvm.addrspacecast %copy : !llvm.ptr<5> to !llvm.ptr
+  llvm.store %g, %slot : !llvm.ptr, !llvm.ptr
+  llvm.call @consume2(%slot, %dynamic) : (!llvm.ptr, !llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @consume2(!llvm.ptr, !llvm.ptr)
