@@ -34,8 +34,9 @@ column `nvcc`; the source is read through scripts/nvcc_compat.h, which
 spells clang's NVVM builtins as CUDA's functions).
 
 Every PTX is assembled by NVIDIA's ptxas (scripts/nvidia_tools.py; see
-scripts/sass.py): whole-program where the module declares nothing
-`.extern`, with -c otherwise. For every function llc alone's PTX has
+scripts/sass.py): whole-program where llc's PTX of the flow declares no
+`.extern` function or variable, with -c otherwise (the same mode for
+llc, ptxcc and whole-program; nvcc's by its own PTX). For every function llc alone's PTX has
 (kernels, then device functions; for a device function ptxcc split in a
 wrapper and an internal clone, the clone `NAME_ptxcc`, which is what the
 module's calls reach) the script prints, llc / ptxcc / whole / nvcc:
@@ -214,9 +215,9 @@ def compile_nvcc(path, args, tools, tmp):
 class Measured:
     """One PTX text, measured: PTX figures per kernel, ptxas's per function."""
 
-    def __init__(self, ptx, tools):
+    def __init__(self, ptx, tools, whole):
         self.kernels = {name: measure(body) for name, body in kernel_bodies(ptx)}
-        self.assembly = assemble(ptx, tools, whole_program(ptx)) if tools.ptxas else None
+        self.assembly = assemble(ptx, tools, whole) if tools.ptxas else None
 
     def function(self, name):
         """The figures of `name`, or of its clone `name_ptxcc` (what the
@@ -294,12 +295,16 @@ def main():
                           file=sys.stderr)
                     sys.stderr.write(error.stderr)
                     continue
-                measured = {variant: Measured(texts[variant], tools) for variant in VARIANTS}
+                # One mode for the three, llc's: whole-program only where
+                # llc's PTX is a whole program (a figure of -c against one
+                # of whole-program would compare two ABIs).
+                whole = whole_program(texts["llc"])
+                measured = {variant: Measured(texts[variant], tools, whole) for variant in VARIANTS}
                 if path not in nvcc_cache:
                     nvcc_ptx, why = (None, "left out") if args.no_nvcc else compile_nvcc(path, args, tools, tmp)
                     if why and not args.no_nvcc:
                         print(f"note: {path}: nvcc: {why}", file=sys.stderr)
-                    nvcc_cache[path] = Measured(nvcc_ptx, tools) if nvcc_ptx else None
+                    nvcc_cache[path] = Measured(nvcc_ptx, tools, whole_program(nvcc_ptx)) if nvcc_ptx else None
                 nvcc = nvcc_cache[path]
                 where = f"{path}: flow {flow}"
 

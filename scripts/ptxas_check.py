@@ -87,8 +87,6 @@ def output_of(args):
     for i, arg in enumerate(args):
         if arg == "-o" and i + 1 < len(args):
             output = args[i + 1]
-        elif arg.startswith("-o") and len(arg) > 2 and not arg.startswith("-o="):
-            output = arg[2:]
         elif arg.startswith(("-o=", "--o=")):
             output = arg.split("=", 1)[1]
     if output == "-" and any(arg in ("--version", "-version", "--help", "-help") for arg in args):

@@ -36,8 +36,10 @@ import tempfile
 
 # `.target sm_90` (possibly `, debug` / `, texmode_independent` after it).
 TARGET = re.compile(r"^\s*\.target\s+(sm_\w+)", re.M)
-# A declaration (no body) of an external function or variable.
-EXTERN = re.compile(r"^\s*\.extern\s", re.M)
+# A declaration (no body) of an external function or variable, which no
+# single module resolves (`.extern .shared`, dynamic shared memory, is not
+# one).
+EXTERN = re.compile(r"^\s*\.extern\s+\.(func|global|const)\b", re.M)
 
 PROPERTIES = re.compile(r"Function properties for (\S+)\s*\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores, "
                         r"(\d+) bytes spill loads")
@@ -174,9 +176,11 @@ def count_sass(listing):
     for line in listing.splitlines():
         match = SECTION.match(line)
         if match:
+            # A function's own section counts it, even after a copy of it
+            # in another kernel's section was counted.
             section = match.group(1)
             region = None
-            counts.setdefault(section, 0)
+            counts[section] = 0
             continue
         match = LABEL.match(line)
         if match and section:

@@ -85,11 +85,14 @@ class Compiled:
     kernel, and (with ptxas, for a chip it assembles) ptxas's figures per
     function and its diagnostics."""
 
-    def __init__(self, ptx):
+    def __init__(self, ptx, whole=None):
+        """`whole`: assemble whole-program (None: where the PTX is a whole
+        program); the output is assembled in its reference's mode."""
         self.locals = {kernel: measure(body)[0] for kernel, body in kernel_bodies(ptx)}
+        self.whole = sass.whole_program(ptx) if whole is None else whole
         self.assembly = None
         if TOOLS.ptxas:
-            assembly = sass.assemble(ptx, TOOLS, sass.whole_program(ptx), sass=False)
+            assembly = sass.assemble(ptx, TOOLS, self.whole, sass=False)
             if sass.UNKNOWN_CHIP not in assembly.log:
                 self.assembly = assembly
 
@@ -97,15 +100,16 @@ class Compiled:
         return sass.without_clones(self.assembly.diagnostics) if self.assembly else set()
 
 
-def compile_ll(ll, workdir, name, chip):
-    """`ll` through llc (and ptxas): (Compiled, None) or (None, llc's error)."""
+def compile_ll(ll, workdir, name, chip, whole=None):
+    """`ll` through llc (and ptxas, whole-program as `whole` says):
+    (Compiled, None) or (None, llc's error)."""
     ptx = os.path.join(workdir, name + ".ptx")
     command = [tool("llc"), "-mtriple=nvptx64-nvidia-cuda", f"-mcpu={chip}", "-mattr=+ptx80", ll, "-o", ptx]
     result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
     if result.returncode != 0:
         return None, result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "llc failed"
     with open(ptx) as f:
-        return Compiled(f.read()), None
+        return Compiled(f.read(), whole), None
 
 
 def worse_than_llc(reference, output, chip):
@@ -179,22 +183,24 @@ def judge(ptxcc_opt, mlir, config, workdir, reference, harness=True):
                             capture_output=True, text=True)
     if result.returncode != 0:
         return "output does not translate", result.stderr.strip()[-500:]
-    compiled, error = compile_ll(out_ll, workdir, "output", reference.chip)
+    compiled, error = compile_ll(out_ll, workdir, "output", reference.chip, reference.compiled.whole)
     if error:
         return "llc rejects the output", error
     new = compiled.diagnostics() - reference.compiled.diagnostics()
     if new:
         kind, message = sorted(new)[0]
         return "ptxas rejects the output", f"{kind}: {message}"
-    verdict = worse_than_llc(reference.compiled, compiled, reference.chip)
-    if verdict:
-        return verdict
+    ours, theirs = compiled.assembly, reference.compiled.assembly
+    if ours and theirs and theirs.ok and not ours.ok:
+        return "ptxas rejects the output", f"exit status {ours.returncode}: {ours.log.strip()[-300:]}"
+    # The program runs the same before its cost is judged: a known cost
+    # (--known) must not hide a wrong result.
     if harness:
         verdicts = diffexec.compare_modules(reference.ll, out_ll, workdir, seeds=(1, 2))
         for verdict in verdicts:
             if verdict.kind in diffexec.FAILING:
                 return f"runs differently: {verdict.kind}", str(verdict)
-    return "success", ""
+    return worse_than_llc(reference.compiled, compiled, reference.chip) or ("success", "")
 
 
 def outcome_key(outcome, detail):
@@ -280,20 +286,22 @@ def write_reproducer(seed, config, kernels, outcome, detail, ptxcc_opt, out_dir,
 
 
 def read_known(path):
-    """{(seed, config, outcome, function): why} from a file of lines
-    `SEED CONFIG | OUTCOME | FUNCTION | WHY` (`#` starts a comment): the
+    """{(seed, config, outcome, detail): why} from a file of lines
+    `SEED CONFIG | OUTCOME | DETAIL | WHY` (`#` starts a comment): the
     outcomes a fixed run is known to give, each with its cause, reported
-    as known instead of failing. One that does not happen fails the run,
-    so the list cannot outlive what it describes."""
+    as known instead of failing. DETAIL is the outcome's detail up to its
+    first `;` (the function and its figures: a cost that grows is not the
+    known one). One that does not happen fails the run, so the list cannot
+    outlive what it describes."""
     known = {}
     with open(path) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
-            head, outcome, function, why = (part.strip() for part in line.split("|", 3))
+            head, outcome, detail, why = (part.strip() for part in line.split("|", 3))
             seed, config = head.split()
-            known[(int(seed), config, outcome, function)] = why
+            known[(int(seed), config, outcome, detail)] = why
     return known
 
 
@@ -344,13 +352,13 @@ def main():
                         f.write(json.dumps(dict(seed=seed, config=config, outcome=outcome, detail=detail)) + "\n")
     seen = set()
     for seed, config, outcome, detail in sorted(failures):
-        key = (seed, config, outcome, detail.split(":", 1)[0])
+        key = (seed, config, outcome, detail.split(";", 1)[0].strip())
         if key in known:
             seen.add(key)
             print(f"seed {seed} {config}: known: {outcome}: {detail} ({known[key]})")
         else:
             print(f"seed {seed} {config}: {outcome}: {detail}")
-    failures = [f for f in failures if (f[0], f[1], f[2], f[3].split(":", 1)[0]) not in seen]
+    failures = [f for f in failures if (f[0], f[1], f[2], f[3].split(";", 1)[0].strip()) not in seen]
     # (Known outcomes are ptxas's verdicts: without it some do not happen.)
     for key in sorted(set(known) - seen) if TOOLS.ptxas else []:
         if key[0] in range(args.seed, args.seed + args.count) and key[1] in configs:

@@ -67,10 +67,11 @@ pub fn loop_step(alignment: u64, vector_copy: bool) -> u64 {
 }
 
 /// Whether `copy` (a `ptxcc.copy_param`) becomes a copy loop under
-/// `options`: above the inline threshold, at least one step long, into a
-/// slot that llc's SROA will not break up (those get the field-by-field copy
-/// at any size), and aligned to at least 2 bytes (a byte loop is what the
-/// memcpy gives already). Sizes are at most 32764 bytes (verified).
+/// `options`: not inlined ([`copies_inline`]: above the inline threshold,
+/// or holding more registers than an inline copy may), at least one step
+/// long, into a slot that llc's SROA will not break up (those get the
+/// field-by-field copy at any size); 1-aligned copies too, one byte per
+/// iteration. Sizes are at most 32764 bytes (verified).
 fn wants_loop(copy: OperationRef, options: &ConvertPtxccToLlvmOptions) -> bool {
     let (Some(size), Some(alignment)) = (integer_attribute(copy, "size"), integer_attribute(copy, "alignment")) else {
         return false;

@@ -353,8 +353,9 @@ fn plan_signature<'c, 'a>(
         .collect();
     // (`flatten-always` is seed 000's rule as it stands: every leaf its own
     // parameter, whatever ptxas makes of it.)
-    if !thresholds.flatten_always {
-        keep_parameters_in_registers(func, &mut params, layout, linkage);
+    // (Nor for a kernel, whose parameters never travel in registers.)
+    if !thresholds.flatten_always && !is_kernel(func) {
+        keep_parameters_in_registers(func, &mut params, &calls, layout, linkage);
     }
     let sret = result_type(func).filter(|ty| is_aggregate(*ty)).and_then(|ty| {
         let abi = abi_type(ty).ok()?;
@@ -377,9 +378,16 @@ fn plan_signature<'c, 'a>(
 /// words of registers; each leaf takes at least one, and a local function's
 /// `f16` or `i8` leaf is aligned to four, so flattened leaves fill them
 /// sooner than their aggregate). From the last flattened parameter: a
-/// `byval` pointer goes by value instead (its caller's memory still goes),
-/// an aggregate value as it is.
-fn keep_parameters_in_registers(func: OperationRef, params: &mut [ParamPlan], layout: &DataLayout, linkage: Linkage) {
+/// `byval` pointer goes by value instead where that is worth it on its own
+/// (as [`plan_signature`] decides: a call's memory goes, or the callee
+/// reads it outside its entry block), else stays; an aggregate value stays.
+fn keep_parameters_in_registers<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    params: &mut [ParamPlan<'c>],
+    calls: &[OperationRef<'c, 'a>],
+    layout: &DataLayout,
+    linkage: Linkage,
+) {
     let Ok(mut signature) = crate::abi::signature::function_signature(func, false) else { return };
     signature.linkage = linkage;
     let Ok(before) = stack_passed_bytes(layout, &signature) else { return };
@@ -403,7 +411,17 @@ fn keep_parameters_in_registers(func: OperationRef, params: &mut [ParamPlan], la
         let Some(last) = params.iter().rposition(|plan| matches!(plan, ParamPlan::Flatten { .. })) else { return };
         params[last] = match &params[last] {
             ParamPlan::Flatten { form: AggregateForm::Byval, ty, align, leaves } => {
-                ParamPlan::ByValue { ty: *ty, align: *align, leaves: leaves.clone(), in_entry: true }
+                let frees = calls.iter().any(|call| {
+                    call_arguments(*call).get(last).is_some_and(|a| passes_memory_that_would_go(*call, *a))
+                });
+                let outside = parameter_value(func, last)
+                    .and_then(|old| leaf_reads(layout, old, leaves, None))
+                    .is_some_and(|reads| reads.outside_entry());
+                if frees || outside {
+                    ParamPlan::ByValue { ty: *ty, align: *align, leaves: leaves.clone(), in_entry: !outside }
+                } else {
+                    ParamPlan::Keep
+                }
             }
             _ => ParamPlan::Keep,
         };
