@@ -29,6 +29,8 @@ import stat
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
+from typing import Optional
 
 # The CUDA release the figures in README.md were measured with.
 VERSION = "13.5.37"
@@ -50,14 +52,14 @@ LAYOUT = os.path.join("nvidia", "cu13")
 STAMP = ".ptxcc-complete"
 
 
+@dataclass
 class Tools:
     """Paths of the tools found; a missing tool is None."""
 
-    def __init__(self, root, ptxas, nvdisasm, nvcc):
-        self.root = root
-        self.ptxas = ptxas
-        self.nvdisasm = nvdisasm
-        self.nvcc = nvcc
+    root: Optional[str]
+    ptxas: Optional[str]
+    nvdisasm: Optional[str]
+    nvcc: Optional[str]
 
     def nvcc_command(self):
         """nvcc with the headers of the root (cccl's too), or None."""

@@ -33,6 +33,8 @@ import os
 import re
 import subprocess
 import tempfile
+from dataclasses import dataclass
+from typing import Optional
 
 # `.target sm_90` (possibly `, debug` / `, texmode_independent` after it).
 TARGET = re.compile(r"^\s*\.target\s+(sm_\w+)", re.M)
@@ -108,27 +110,27 @@ def costs_more(base, new, chip="sm_90"):
     return None
 
 
+@dataclass
 class Figures:
     """One function's figures from ptxas -v and nvdisasm."""
 
-    def __init__(self, kernel):
-        self.kernel = kernel
-        self.registers = None
-        self.stack = 0
-        self.spills = 0
-        self.sass = None
+    kernel: bool
+    registers: Optional[int] = None
+    stack: int = 0
+    spills: int = 0
+    sass: Optional[int] = None
 
 
+@dataclass
 class Assembly:
     """What ptxas (and nvdisasm) made of one PTX text."""
 
-    def __init__(self, returncode, diagnostics, functions, log):
-        self.returncode = returncode
-        # [(kind, message)] with kind warning, error or fatal.
-        self.diagnostics = diagnostics
-        # {name: Figures}
-        self.functions = functions
-        self.log = log
+    returncode: int
+    # [(kind, message)] with kind warning, error or fatal.
+    diagnostics: list
+    # {name: Figures}
+    functions: dict
+    log: str
 
     @property
     def ok(self):

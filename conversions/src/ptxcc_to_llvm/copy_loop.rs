@@ -51,7 +51,7 @@ use melior::{
 };
 use ptxcc_dialect::{address_space, names, types::pointer_address_space, types::pointer_type};
 
-use super::copy_param::{aligned, copies_inline, plan_inline_copy};
+use super::copy_param::{aligned, inline_copy_plan, plan_inline_copy};
 use super::ConvertPtxccToLlvmOptions;
 use crate::{
     abi::layout::common_alignment,
@@ -67,7 +67,7 @@ pub fn loop_step(alignment: u64, vector_copy: bool) -> u64 {
 }
 
 /// Whether `copy` (a `ptxcc.copy_param`) becomes a copy loop under
-/// `options`: not inlined ([`copies_inline`]: above the inline threshold,
+/// `options`: not inlined ([`inline_copy_plan`]: above the inline threshold,
 /// or holding more registers than an inline copy may), at least one step
 /// long, into a slot that llc's SROA will not break up (those get the
 /// field-by-field copy at any size); 1-aligned copies too, one byte per
@@ -83,7 +83,7 @@ fn wants_loop(copy: OperationRef, options: &ConvertPtxccToLlvmOptions) -> bool {
     // is unrolled instead (it copied a whole step into a smaller slot).
     // (1-aligned copies too: llc expands a small memcpy inline, and ptxas
     // then holds every byte in a register: 53 for 38 bytes, fuzz seed 1003.)
-    !copies_inline(size, alignment, options.vector_copy, options.inline_copy_threshold)
+    inline_copy_plan(size, alignment, options.vector_copy, options.inline_copy_threshold).is_none()
         && size >= step
         && !slots::breakable(dst)
 }

@@ -99,14 +99,17 @@ pub struct Access {
 /// takes 12. 16 is a 64-byte `v4` copy, or 16 single bytes.
 pub const MAX_INLINE_COPY_REGISTERS: u64 = 16;
 
-/// Whether a copy of `size` bytes aligned to `alignment` is expanded
-/// inline: at most `threshold` bytes, holding at most
-/// [`MAX_INLINE_COPY_REGISTERS`]. Larger ones become the copy loop, or
-/// llc's byte loop where the alignment is 1.
-pub fn copies_inline(size: u64, alignment: u64, vector_copy: bool, threshold: u64) -> bool {
-    size <= threshold
-        && plan_inline_copy(size, alignment, vector_copy).iter().map(|a| a.kind.bytes().div_ceil(4)).sum::<u64>()
-            <= MAX_INLINE_COPY_REGISTERS
+/// The accesses of a copy of `size` bytes aligned to `alignment` when it is
+/// expanded inline: at most `threshold` bytes, holding at most
+/// [`MAX_INLINE_COPY_REGISTERS`]; `None` for a copy the loop takes
+/// ([`super::copy_loop`]).
+pub fn inline_copy_plan(size: u64, alignment: u64, vector_copy: bool, threshold: u64) -> Option<Vec<Access>> {
+    if size > threshold {
+        return None;
+    }
+    let plan = plan_inline_copy(size, alignment, vector_copy);
+    let registers: u64 = plan.iter().map(|access| access.kind.bytes().div_ceil(4)).sum();
+    (registers <= MAX_INLINE_COPY_REGISTERS).then_some(plan)
 }
 
 /// The accesses that copy `size` bytes between two buffers aligned to
@@ -202,7 +205,7 @@ pub(super) fn aligned(context: &Context, alignment: u64) -> LoadStoreOptions<'_>
 /// can break up ([`slots::breakable`]) the parts are integers instead, one
 /// per field of the slot's type where it has one ([`plan_field_copy`]),
 /// whatever the size: SROA splits them along the fields the code uses and
-/// deletes the rest. Copies that are not inlined ([`copies_inline`]) were
+/// deletes the rest. Copies that are not inlined ([`inline_copy_plan`]) were
 /// made copy loops before the patterns run ([`super::copy_loop`]); none is
 /// left for `llvm.intr.memcpy` but a copy the loop cannot take (shorter
 /// than one step yet not inlined), with both alignments.
@@ -234,10 +237,12 @@ pub fn populate_copy_param_patterns(
         // expands a memcpy from param space into a byte loop before its SROA
         // runs, which keeps the whole slot in local memory (fuzz seed 600:
         // 408 bytes where llc alone, whose own copy SROA splits, has 120).
-        if breakable || copies_inline(size, alignment, vector_copy, options.inline_copy_threshold) {
+        let inline = inline_copy_plan(size, alignment, vector_copy, options.inline_copy_threshold);
+        if breakable || inline.is_some() {
             let fields = breakable.then(|| slot_type(dst)).flatten();
             let plan = fields
                 .and_then(|ty| plan_field_copy(DataLayout::nvptx64(), &ty, size, alignment))
+                .or(inline)
                 .unwrap_or_else(|| plan_inline_copy(size, alignment, vector_copy));
             let mut parts = Vec::with_capacity(plan.len());
             for access in &plan {
