@@ -60,11 +60,14 @@ printed), whatever the options. With --strict a function is WORSE when,
 with ptxcc or with whole-program, its stack + spill bytes exceed llc
 alone's, or its registers let an SM hold fewer of its warps than llc
 alone's do (scripts/sass.py resident_warps: up to 32 registers never
-limit on sm_90, 33-40 allow 48 warps, ...): what the GPU runs, not what
+limit on sm_90, 33-40 allow 48 warps, ...) while its stack + spill bytes
+did not fall (local memory traded for registers is promote-local-arrays'
+purpose, as in NVIDIA's compiler): what the GPU runs, not what
 PTX looks like. With
 --strict-ptx a kernel is WORSE by the PTX rule this script applied before
-ptxas judged (more local bytes or ld/st.local; more PTX instructions; more
-ld/st.param than it saves ld/st.local). The exit status is 1 when a
+ptxas judged (more local bytes or ld/st.local; more PTX instructions
+where ld/st.local did not fall; more ld/st.param than it saves
+ld/st.local). The exit status is 1 when a
 function is worse, a kernel is missing from one PTX, or a tool fails, and 0
 otherwise; the last line is a summary with the totals (kernels: registers,
 SASS; all functions: stack, spills).
@@ -359,8 +362,12 @@ def main():
                         (bytes_a, local_a, inst_a, param_a), (bytes_p, local_p, inst_p, param_p) = ptx
                         # More ld/st.param only where it replaces more
                         # ld/st.local (a struct read from param space where
-                        # llc copies it to local memory and reads the copy).
-                        regressed = regressed or bytes_p > bytes_a or local_p > local_a or inst_p > inst_a \
+                        # llc copies it to local memory and reads the copy);
+                        # more instructions only where ld/st.local did not
+                        # fall (an unrolled loop over an array now in
+                        # registers).
+                        regressed = regressed or bytes_p > bytes_a or local_p > local_a \
+                            or (inst_p > inst_a and local_p >= local_a) \
                             or param_p - param_a > max(0, local_a - local_p)
                     worse += regressed
 

@@ -26,7 +26,9 @@ costs_more(base, new, chip) is the verdict the comparison script and the
 fuzzer share: more stack + spill bytes, or registers that let an SM hold
 fewer warps of the kernel (resident_warps: a register more or less costs
 nothing until it crosses one of those steps; 24 -> 32 registers does not,
-32 -> 33 does).
+32 -> 33 does) where stack + spill bytes did not fall: a per-thread array
+kept in registers instead of local memory (promote-local-arrays, as
+NVIDIA's compiler does) trades warps for local traffic on purpose.
 """
 
 import os
@@ -101,10 +103,15 @@ def resident_warps(registers, chip="sm_90"):
 
 def costs_more(base, new, chip="sm_90"):
     """Why `new` (Figures) costs the GPU more than `base`, or None: more
-    stack + spill bytes, or registers that let an SM hold fewer warps."""
+    stack + spill bytes, or registers that let an SM hold fewer warps where
+    the function's stack + spill bytes did not fall. (Local memory traded
+    for registers, the trade NVIDIA's compiler makes when it keeps a
+    per-thread array in registers, is not a cost here: each byte it saves
+    is a local load or store of every thread.)"""
     if new.stack + new.spills > base.stack + base.spills:
         return f"stack + spills {base.stack} + {base.spills} -> {new.stack} + {new.spills} bytes"
-    if resident_warps(new.registers, chip) < resident_warps(base.registers, chip):
+    traded = new.stack + new.spills < base.stack + base.spills
+    if not traded and resident_warps(new.registers, chip) < resident_warps(base.registers, chip):
         return (f"registers {base.registers} -> {new.registers} (resident warps "
                 f"{resident_warps(base.registers, chip)} -> {resident_warps(new.registers, chip)})")
     return None

@@ -1,6 +1,7 @@
 //! `ptxcc-pipeline`: the passes of ptxcc in order, with one set of options.
 //!
 //! `lower-struct-args` (on the module), then on every function
+//! `promote-local-arrays` (with `promote-local=true`, the default),
 //! `lower-alloca`, `memory-space-opt` and `convert-ptxcc-to-llvm`, and with
 //! `verify=true` `ptxcc-verify` on the result (same chip, PTX version and
 //! `opt-byval`). Options
@@ -16,6 +17,7 @@ use ptxcc_conversions::{
     memory_space_opt::MemorySpaceOptOptions,
     options::{parse_bool, union, unknown_option},
     pass::{nested_functions_pass, PtxccPass},
+    promote_local::PromoteLocalArraysOptions,
     ptxcc_to_llvm::ConvertPtxccToLlvmOptions,
     verify::VerifyOptions,
     OptionError, OptionInfo, PassOptions,
@@ -74,6 +76,7 @@ fn run_stage<T: FromPipeline>(func: OperationRef, options: &PipelineOptions) -> 
 /// and the registry's order all follow it).
 pub(crate) const STAGES: &[Stage] = &[
     Stage::of::<LowerStructArgsOptions>(),
+    Stage::of::<PromoteLocalArraysOptions>(),
     Stage::of::<LowerAllocaOptions>(),
     Stage::of::<MemorySpaceOptOptions>(),
     Stage::of::<ConvertPtxccToLlvmOptions>(),
@@ -90,6 +93,12 @@ pub struct PipelineOptions {
     /// Options of `lower-struct-args` (`max-byval-size`, the
     /// flatten/vector/sret thresholds, `flatten-kernel-args`, `chip`, `ptx`).
     pub lower: LowerStructArgsOptions,
+    /// Run `promote-local-arrays` (after `lower-struct-args`, before
+    /// `lower-alloca`).
+    pub promote_local: bool,
+    /// Options of `promote-local-arrays` (`max-promoted-registers`,
+    /// `max-unrolled-ops`, `max-trip-count`, `promote-remarks`).
+    pub promote: PromoteLocalArraysOptions,
     /// Options of `lower-alloca` (`dynamic-alloca-size`, `local-allocas`,
     /// `hoist-allocas`; its `llvm-opt-after` is ignored: the pipeline hands
     /// it `lower`'s).
@@ -113,6 +122,8 @@ impl Default for PipelineOptions {
         Self {
             opt_byval: lower.opt_byval,
             lower,
+            promote_local: true,
+            promote: PromoteLocalArraysOptions::default(),
             alloca: LowerAllocaOptions::default(),
             memory: MemorySpaceOptOptions::default(),
             convert: ConvertPtxccToLlvmOptions::default(),
@@ -152,6 +163,19 @@ impl PipelineOptions {
 impl FromPipeline for LowerStructArgsOptions {
     fn from_pipeline(options: &PipelineOptions) -> Option<Self> {
         Some(options.lower_struct_args())
+    }
+}
+
+impl FromPipeline for PromoteLocalArraysOptions {
+    const SWITCH: Option<OptionInfo> = Some(OptionInfo {
+        name: "promote-local",
+        default: "true",
+        description:
+            "run promote-local-arrays: unroll counted loops over per-thread arrays so that they become registers",
+    });
+
+    fn from_pipeline(options: &PipelineOptions) -> Option<Self> {
+        options.promote_local.then(|| options.promote.clone())
     }
 }
 
@@ -228,6 +252,10 @@ impl PassOptions for PipelineOptions {
             parse_bool(Self::PASS, name, value).map(|on| self.opt_byval = on)
         } else if has(LowerStructArgsOptions::OPTIONS) {
             self.lower.set(name, value)
+        } else if PromoteLocalArraysOptions::SWITCH.is_some_and(|switch| switch.name == name) {
+            parse_bool(Self::PASS, name, value).map(|on| self.promote_local = on)
+        } else if has(PromoteLocalArraysOptions::OPTIONS) {
+            self.promote.set(name, value)
         } else if has(LowerAllocaOptions::OPTIONS) {
             self.alloca.set(name, value)
         } else if has(MemorySpaceOptOptions::OPTIONS) {

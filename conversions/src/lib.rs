@@ -9,6 +9,7 @@
 //! |---|---|---|---|
 //! | [`abi_report`] | `ptxcc-abi-report` | module | prototypes, parameter table, call sequences, param-space check |
 //! | [`lower_struct_args`] | `lower-struct-args` | module | kernel byval: param-space reads, cast-only, local copies; device functions flattened |
+//! | [`promote_local`] | `promote-local-arrays` | `llvm.func` | counted loops over per-thread arrays unrolled, other dynamic indices as selects: the arrays become registers |
 //! | [`lower_alloca`] | `lower-alloca` | `llvm.func` | stack slots to local memory, hoisted; dynamic allocas checked |
 //! | [`memory_space_opt`] | `memory-space-opt` | `llvm.func` | address spaces inferred, accesses moved there |
 //! | [`ptxcc_to_llvm`] | `convert-ptxcc-to-llvm` | `llvm.func` | every ptxcc op lowered |
@@ -34,6 +35,7 @@ pub mod memory_space_opt;
 pub mod options;
 pub mod pass;
 pub mod pointer_uses;
+pub mod promote_local;
 pub mod ptxcc_to_llvm;
 pub mod slots;
 pub mod spaces;

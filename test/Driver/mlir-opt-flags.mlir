@@ -19,6 +19,7 @@
 // PIPELINE: Pass Manager with 3 passes:
 // PIPELINE: lower-struct-args,
 // PIPELINE: llvm.func(
+// PIPELINE-NEXT: promote-local-arrays,
 // PIPELINE-NEXT: lower-alloca,
 // PIPELINE-NEXT: memory-space-opt,
 // PIPELINE-NEXT: convert-ptxcc-to-llvm

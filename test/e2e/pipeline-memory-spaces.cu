@@ -10,7 +10,11 @@
 //
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
 // RUN: mlir-translate --import-llvm %t.ll -o %t.mlir
-// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline | %to-llvmir -o %t.ptxcc.ll
+// (promote-local=false: local_array's array stays in local memory here, to
+// test its accesses; by default promote-local-arrays makes it registers,
+// PROMOTED below.)
+// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline=promote-local=false | %to-llvmir -o %t.ptxcc.ll
+// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=PROMOTED
 // RUN: %llc-sm90 %t.ptxcc.ll -o %t.ptx
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=SPACE
 // RUN: FileCheck %s --input-file=%t.ptx
@@ -45,7 +49,7 @@
 // RUN: sed -E -e 's/ (readonly|writeonly|readnone|captures\([^)]*\)|memory\([^)]*\)|initializes\(\([^)]*\)\))//g' %t.ll > %t.stripped.ll
 // RUN: not grep -E 'readonly|writeonly|readnone|captures|memory\(|initializes' %t.stripped.ll
 // RUN: mlir-translate --import-llvm %t.stripped.ll -o %t.stripped.mlir
-// RUN: %ptxcc-opt %t.stripped.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 -o %t.stripped.ptx
+// RUN: %ptxcc-opt %t.stripped.mlir --ptxcc-pipeline=promote-local=false | %to-llvmir | %llc-sm90 -o %t.stripped.ptx
 // RUN: FileCheck %s --input-file=%t.stripped.ptx --check-prefix=SPACE
 // RUN: FileCheck %s --input-file=%t.stripped.ptx
 // RUN: FileCheck %s --input-file=%t.stripped.ptx --check-prefix=GENERIC
@@ -299,6 +303,11 @@ GLOBAL void copy_n(char *dst, const char *src, unsigned long n) { __builtin_memc
 // LLCO0: st.b32 [%SP],
 // LLCO0-NOT: .local.b32
 // LLCO0: ret;
+// PROMOTED-LABEL: .entry _Z11local_arrayPKiPii(
+// PROMOTED-NOT: __local_depot
+// PROMOTED-COUNT-15: selp
+// PROMOTED-NOT: __local_depot
+// PROMOTED: ret;
 GLOBAL void local_array(const int *in, int *out, int k) {
   int a[16];
   for (int j = 0; j < 16; ++j) a[j] = in[j * 32 + tid()];

@@ -3,9 +3,15 @@
 // local copy, made with 16-byte ld.param.v4/st.local.v4 pairs when the struct
 // is 16-byte aligned, and every access after it goes to the copy. A second,
 // read-only struct of the same kernel is still read from param space.
+// (promote-local=false: the copy as lower-struct-args makes it.)
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
 // RUN: mlir-translate --import-llvm %t.ll -o %t.mlir
-// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s
+// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline=promote-local=false | %to-llvmir | %llc-sm90 | FileCheck %s
+// With promote-local-arrays (the default), the copy's two dynamic accesses
+// become selects over its eight floats and the copy lives in registers: no
+// local memory at all (nvcc's scatter has none either; its mixed keeps 32
+// bytes).
+// RUN: %ptxcc-opt %t.mlir --ptxcc-pipeline | %to-llvmir | %llc-sm90 | FileCheck %s --check-prefix=PROMOTED
 
 struct alignas(16) M {
   float v[8];
@@ -27,6 +33,13 @@ struct alignas(16) M {
 // CHECK-NEXT: ld.local.b32 %r{{[0-9]+}}, [%rd[[R]]];
 // CHECK-NOT: _Z7scatterPf1M_param_1
 // CHECK: ret;
+// PROMOTED-LABEL: .entry _Z7scatterPf1M(
+// PROMOTED-NOT: .local
+// PROMOTED-COUNT-8: ld.param.b32 %r{{[0-9]+}}, [_Z7scatterPf1M_param_1{{(\+[0-9]+)?}}];
+// PROMOTED-COUNT-8: selp.f32 %r{{[0-9]+}}, 0f00000000, %r{{[0-9]+}}, %p{{[0-9]+}};
+// PROMOTED-COUNT-7: selp.f32
+// PROMOTED-NOT: .local
+// PROMOTED: ret;
 __attribute__((global)) void scatter(float *out, M m) {
   unsigned i = __nvvm_read_ptx_sreg_tid_x();
   m.v[i & 7] = 0.0f;
@@ -56,6 +69,11 @@ struct P {
 // CHECK: ld.local.b32
 // CHECK-NOT: _Z5mixedPf1P1M_param_2
 // CHECK: ret;
+// PROMOTED-LABEL: .entry _Z5mixedPf1P1M(
+// PROMOTED-NOT: .local
+// PROMOTED: selp.f32
+// PROMOTED-NOT: .local
+// PROMOTED: ret;
 __attribute__((global)) void mixed(float *out, P p, M m) {
   unsigned i = __nvvm_read_ptx_sreg_tid_x();
   m.v[i & 7] *= p.scale;

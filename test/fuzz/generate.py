@@ -23,6 +23,10 @@ What it generates:
   arguments over pointers, byval calls, the whole struct as an SSA value
   passed to a device function, aggregate results (stored whole or read
   leaf by leaf), atomics, local arrays in loops, dynamic allocas;
+- per-thread arrays in counted loops (issue 31): bottom- and top-tested,
+  nested over a cleared 2-D array written in part, and the refusals (a
+  trip count from the input, the array passed to a callee, an index read
+  from memory);
 - device functions of every linkage (internal, private, external,
   linkonce_odr, weak) and callee attributes;
 - the shapes ordinary CUDA has (issue 29): chains and cycles of externally
@@ -245,6 +249,9 @@ ACTION_KINDS = [
     "read_sub", "spill", "byval_relay", "memcpy_dynamic", "atomic_load", "alloca_in_loop",
     "value_chain", "value_chain", "value_cycle", "wrapper_recursion", "o0_temporary",
 ]
+# Added to a kernel by a generator of its own (so that the modules of the
+# seeds before it stay what they were): per-thread arrays in counted loops.
+EXTRA_ACTION_KINDS = ["array_loops"]
 # The linkages of the functions the CUDA shapes share (mostly externally
 # visible: what non-static __device__ functions and templates get).
 SHARED_LINKAGES = ["", "", "linkonce_odr", "linkonce_odr", "internal", "weak"]
@@ -560,6 +567,9 @@ class Module:
             return fold(body, folded, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
         if kind in ("value_chain", "value_cycle", "wrapper_recursion", "o0_temporary"):
             return self.render_cuda_shape(kind, nested, body, p, ty, base, tid, acc, action.seed)
+        if kind == "array_loops":
+            acc = self.render_array_loops(nested, body, tag, tid, acc, action.seed)
+            return fold(body, acc, load_leaf(body, p, ty, leaf, base_align=base), leaf.ty)
         if kind == "dynamic_alloca":
             one = body.const(1)
             count = body.value(f"llvm.or %n, {one} : i32", "cnt")
@@ -690,6 +700,130 @@ class Module:
 
     # Device functions ---------------------------------------------------
 
+    def render_array_loops(self, nested, body, tag, tid, acc, seed):
+        """Per-thread arrays filled and read by loops (issue 31), in the
+        shapes promote-local-arrays promotes and the ones it must refuse:
+        by seed, a bottom-tested (clang -O2) fill and sum, a top-tested
+        (MLIR's scf.for) one with a value carried through the header,
+        nested loops over a cleared 2-D array that write part of it, a
+        trip count from the input, the array passed to a callee, and an
+        index read from memory. Returns the new accumulator."""
+        variant = seed % 6
+        i32 = "i32"
+        one, zero = body.const(1), body.const(0)
+        count = 4 + seed % 5
+        shape = f"!llvm.array<{count} x i32>"
+        if variant == 2:
+            rows, columns = 2 + seed % 2, 3
+            shape = f"!llvm.array<{rows} x array<{columns} x i32>>"
+        array = body.value(f"llvm.alloca {one} x {shape} {{alignment = 4 : i64}} : (i32) -> !llvm.ptr", "arr")
+
+        def loop(start, bound, step_value, carried=None, top=False):
+            """Opens a counted loop; returns (counter, carried value, a
+            closer that takes the carried value on and returns it after)."""
+            head, exit_ = body.block(), body.block()
+            counter = body.name("k")
+            values = [start] + ([carried] if carried else [])
+            types = ", ".join([i32] * len(values))
+            body.emit(f"llvm.br {head}({', '.join(values)} : {types})")
+            running = body.name("run") if carried else None
+            arguments = [f"{counter}: i32"] + ([f"{running}: i32"] if carried else [])
+            body.label(head, f"({', '.join(arguments)})")
+            if top:
+                inside = body.block()
+                more = body.value(f'llvm.icmp "slt" {counter}, {bound} : i32', "more")
+                body.emit(f"llvm.cond_br {more}, {inside}, {exit_}")
+                body.label(inside)
+
+            def close(new_carried=None):
+                step = body.value(f"llvm.add {counter}, {step_value} : i32", "k")
+                passed = [step] + ([new_carried] if carried else [])
+                if top:
+                    body.emit(f"llvm.br {head}({', '.join(passed)} : {types})")
+                else:
+                    more = body.value(f'llvm.icmp "slt" {step}, {bound} : i32', "more")
+                    body.emit(f"llvm.cond_br {more}, {head}({', '.join(passed)} : {types}), {exit_}")
+                body.label(exit_)
+                # A top-tested loop leaves from its header: what it carried
+                # is the header's argument there.
+                return running if top else new_carried
+
+            return counter, running, close
+
+        def element(index):
+            return body.value(f"llvm.getelementptr {array}[0, {index}] : (!llvm.ptr, i32) -> !llvm.ptr, {shape}", "p")
+
+        bound = body.const(count)
+        if variant == 2:
+            # Nested loops over a cleared 2-D array; the inner loop writes
+            # only its first two columns, and the sum reads all of them.
+            size = body.const(rows * columns * 4, "i64")
+            byte = body.const(0, "i8")
+            body.emit(f'"llvm.intr.memset"({array}, {byte}, {size}) <{{isVolatile = false}}> : (!llvm.ptr, i8, i64) -> ()')
+            row_bound, two, three = body.const(rows), body.const(2), body.const(columns)
+            r, _, close_rows = loop(zero, row_bound, one)
+            c, _, close_columns = loop(zero, two, one)
+            slot = body.value(f"llvm.getelementptr {array}[0, {r}, {c}] : (!llvm.ptr, i32, i32) -> !llvm.ptr, {shape}", "p")
+            mixed = body.value(f"llvm.mul {r}, {three} : i32", "m")
+            mixed = body.value(f"llvm.add {mixed}, {c} : i32", "m")
+            mixed = body.value(f"llvm.add {mixed}, {tid} : i32", "m")
+            body.emit(f"llvm.store {mixed}, {slot} {{alignment = 4 : i64}} : i32, !llvm.ptr")
+            close_columns()
+            close_rows()
+            r, running, close_rows = loop(zero, row_bound, one, carried=acc)
+            c, inner_running, close_columns = loop(zero, three, one, carried=running)
+            slot = body.value(f"llvm.getelementptr {array}[0, {r}, {c}] : (!llvm.ptr, i32, i32) -> !llvm.ptr, {shape}", "p")
+            value = body.value(f"llvm.load {slot} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
+            inner = close_columns(fold(body, inner_running, value, I32))
+            return close_rows(inner)
+        # Fill: array[k] = in[k] * k + tid (a trip count from the input in
+        # variant 3).
+        fill_bound = bound
+        if variant == 3:
+            seven = body.const(count - 1)
+            raw = body.value(f"llvm.load %in {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
+            fill_bound = body.value(f"llvm.and {raw}, {seven} : i32", "b")
+            fill_bound = body.value(f"llvm.or {fill_bound}, {one} : i32", "b")
+            # Clear first: the loop may not write every element.
+            size = body.const(count * 4, "i64")
+            byte = body.const(0, "i8")
+            body.emit(f'"llvm.intr.memset"({array}, {byte}, {size}) <{{isVolatile = false}}> : (!llvm.ptr, i8, i64) -> ()')
+        top = variant == 1
+        k, _, close = loop(zero, fill_bound, one, top=top)
+        source = gep_flat(body, "%in", k)
+        loaded = body.value(f"llvm.load {source} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
+        product = body.value(f"llvm.mul {loaded}, {k} : i32", "m")
+        product = body.value(f"llvm.add {product}, {tid} : i32", "m")
+        index = k
+        if variant == 5:
+            # An index read from memory: a histogram, which stays in memory.
+            mask = body.const(count - 1 if count in (4, 8) else 3)
+            index = body.value(f"llvm.and {loaded}, {mask} : i32", "h")
+            body.emit(f"llvm.store {zero}, {element(k)} {{alignment = 4 : i64}} : i32, !llvm.ptr")
+        body.emit(f"llvm.store {product}, {element(index)} {{alignment = 4 : i64}} : i32, !llvm.ptr")
+        close()
+        if variant == 4:
+            # The array escapes to a callee that sums it.
+            name = f"{tag}_sum"
+            callee = Body(name)
+            total = callee.const(0)
+            for position in range(count):
+                slot = callee.value(
+                    f"llvm.getelementptr %p[0, {position}] : (!llvm.ptr) -> !llvm.ptr, {shape}", "p")
+                value = callee.value(f"llvm.load {slot} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
+                total = callee.value(f"llvm.add {total}, {value} : i32", "t")
+            callee.emit(f"llvm.return {total} : i32")
+            self.define(nested, "internal", name, "%p: !llvm.ptr", "i32", callee)
+            result = body.value(f"llvm.call @{name}({array}) : (!llvm.ptr) -> i32", "r")
+            return fold(body, acc, result, I32)
+        # Sum what the fill wrote (variant 3: its first element, which it
+        # always writes), carrying the sum through the loop.
+        if variant == 3:
+            return fold(body, acc, body.value(f"llvm.load {element(zero)} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l"), I32)
+        k, running, close = loop(zero, bound, one, carried=acc, top=top)
+        value = body.value(f"llvm.load {element(k)} {{alignment = 4 : i64}} : !llvm.ptr -> i32", "l")
+        return close(fold(body, running, value, I32))
+
     def define(self, nested, linkage, name, params, result, body):
         """Adds `llvm.func LINKAGE @NAME(PARAMS) -> RESULT { BODY }`."""
         head = " ".join(part for part in ("llvm.func", linkage, f"@{name}({params})") if part)
@@ -788,6 +922,10 @@ def make_kernels(seed, count=None):
             index = rng.randrange(len(params))
             other = rng.randrange(len(params))
             actions.append(Action(kind, index, rng.randrange(1 << 30), other))
+        extra = random.Random(f"{seed}-{k}-extra")
+        if extra.random() < 0.35:
+            kind = extra.choice(EXTRA_ACTION_KINDS)
+            actions.insert(extra.randrange(len(actions) + 1), Action(kind, extra.randrange(len(params)), extra.randrange(1 << 30)))
         kernel = Kernel(f"k{k}", params, actions, rng.randrange(1 << 30),
                         cc=rng.choice(["ptx_kernelcc", "ptx_kernelcc", "nvvm.kernel"]),
                         chip=chip, nested=rng.random() < 0.15)

@@ -56,6 +56,17 @@ def dropped_copy_store(body):
     return body[: stores[1].start()] + body[stores[1].end():]
 
 
+def swapped_select(body):
+    """The last select of the promoted copy's load (the one that gives the
+    value read) takes the other element."""
+    found = list(re.finditer(r"select i1 (%\d+), i32 (%\d+), i32 (%\d+)", body))
+    if not found:
+        return body
+    last = found[-1]
+    swapped = f"select i1 {last.group(1)}, i32 {last.group(3)}, i32 {last.group(2)}"
+    return body[:last.start()] + swapped + body[last.end():]
+
+
 def grid_constant_write(body):
     """A byte written through the generic address of a grid constant."""
     return re.sub(r"^(  (%\d+) = addrspacecast ptr addrspace\(101\) %\d+ to ptr\n)",
@@ -76,6 +87,7 @@ def wrong_space(body):
 MUTATIONS = [
     ("wrong offset", "fields", wrong_offset),
     ("dropped store of a copy", "written", dropped_copy_store),
+    ("swapped select", "selected", swapped_select),
     ("write through a grid constant", "escaped", grid_constant_write),
     ("swapped flattened arguments", "flattened", swapped_arguments),
     ("cast into the wrong space", "spaces", wrong_space),

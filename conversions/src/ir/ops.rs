@@ -121,6 +121,24 @@ pub fn move_before(op: OperationRef, anchor: OperationRef) {
     unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), anchor.to_raw()) };
 }
 
+/// Makes successor `index` of the terminator `op` be `block` (its
+/// operands stay as they are); panics when out of range.
+pub fn set_successor(op: OperationRef, index: usize, block: BlockRef) {
+    assert!(index < op.successor_count(), "successor position out of range");
+    // SAFETY: the position is in range of the live op, and `block` is a
+    // live block; MLIR only rewires the successor's use list.
+    unsafe { mlir_sys::mlirOperationSetSuccessor(op.to_raw(), index as isize, block.to_raw()) };
+}
+
+/// `llvm.br` to `dest` with `operands` for its arguments.
+pub fn branch<'c>(dest: BlockRef<'c, '_>, operands: &[Value<'c, '_>], location: Location<'c>) -> Operation<'c> {
+    OperationBuilder::new("llvm.br", location)
+        .add_operands(operands)
+        .add_successors(&[&dest])
+        .build()
+        .expect("a branch is valid")
+}
+
 /// Sets the location of `op`.
 pub fn set_location<'c>(op: OperationRef<'c, '_>, location: Location<'c>) {
     // SAFETY: the op is live; the location belongs to its context.
@@ -171,6 +189,32 @@ pub fn gep_indices(gep: OperationRef) -> Option<Vec<Option<i64>>> {
             }
         })
         .collect()
+}
+
+/// Makes the dynamic index that is operand `operand` of the GEP `gep` the
+/// constant `value`, written in the op (as canonicalization writes it, so
+/// that MLIR's own SROA sees a constant index); `false`, changing nothing,
+/// when the operand is not a dynamic index or the value does not fit.
+pub fn fold_gep_index(gep: OperationRef, operand: usize, value: i64) -> bool {
+    let Some(mut raw) = i32_array_attribute(gep, "rawConstantIndices") else { return false };
+    let Ok(value) = i32::try_from(value) else { return false };
+    if value == GEP_DYNAMIC_INDEX || operand == 0 {
+        return false;
+    }
+    let Some(position) =
+        raw.iter().enumerate().filter(|(_, i)| **i == GEP_DYNAMIC_INDEX).nth(operand - 1).map(|(p, _)| p)
+    else {
+        return false;
+    };
+    raw[position] = value;
+    let operands: Vec<Value> =
+        (0..gep.operand_count()).filter(|i| *i != operand).filter_map(|i| gep.operand_at(i).ok()).collect();
+    let context = gep.context();
+    // SAFETY: the context outlives the attribute, which is uniqued in it.
+    let attribute = melior::ir::attribute::DenseI32ArrayAttribute::new(unsafe { context.to_ref() }, &raw);
+    super::set_attribute(gep, "rawConstantIndices", attribute.into());
+    set_operands(gep, &operands);
+    true
 }
 
 /// The block argument that operand `index` of the branch `terminator`

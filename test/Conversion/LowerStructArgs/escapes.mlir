@@ -17,8 +17,12 @@
 // ptxas accepts all of it but @empty_struct's `.param .align 1 .b8
 // empty_struct_param_0[0]` ("incomplete array"), which llc declares for that
 // kernel without ptxcc too (Inputs/empty-byval-kernel.ll, the last RUN line).
-// RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | env PTXAS_CHECK_ALLOW='cannot be an incomplete array' %llc-sm90 \
+// (promote-local=false: the copies as lower-struct-args makes them; with
+// promote-local-arrays, copy_on_store's copy becomes registers, PROMOTED.)
+// RUN: %ptxcc-opt %s --ptxcc-pipeline=promote-local=false | %to-llvmir | env PTXAS_CHECK_ALLOW='cannot be an incomplete array' %llc-sm90 \
 // RUN:   | FileCheck %s --check-prefix=PTX
+// RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | env PTXAS_CHECK_ALLOW='cannot be an incomplete array' %llc-sm90 \
+// RUN:   | FileCheck %s --check-prefix=PROMOTED
 // RUN: env PTXAS_CHECK_ALLOW='cannot be an incomplete array' %llc-sm90 %S/Inputs/empty-byval-kernel.ll -o %t.empty.ptx
 // RUN: %if ptxas %{ not %ptxas-check %t.empty.ptx 2>&1 | FileCheck %s --check-prefix=EMPTY %}
 // EMPTY: error: Parameter to entry function cannot be an incomplete array.
@@ -217,6 +221,11 @@ llvm.func ptx_kernelcc @escape_ptrtoint(%s: !llvm.ptr {llvm.byval = !llvm.struct
 // PTX-COUNT-2: st.local.v4.b32
 // PTX-NOT: st.local.v4.b32
 // PTX: ret;
+// PROMOTED-LABEL: .entry copy_on_store(
+// PROMOTED-NOT: .local
+// PROMOTED: selp
+// PROMOTED-NOT: .local
+// PROMOTED: ret;
 llvm.func ptx_kernelcc @copy_on_store(%s: !llvm.ptr {llvm.byval = !llvm.array<8 x f32>, llvm.align = 16 : i64}, %i: i64, %x: f32, %out: !llvm.ptr) {
   %e = llvm.getelementptr %s[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x f32>
   llvm.store %x, %e : f32, !llvm.ptr

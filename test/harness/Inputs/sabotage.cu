@@ -14,11 +14,22 @@ GLOBAL void fields(int *out, S s) {
   out[t] = s.a[1] + s.a[4] * 3;
 }
 
-// A written struct: a local copy (the "dropped store of a copy" mutation).
+// A written struct: a local copy (the "dropped store of a copy" mutation),
+// written in a loop at an index no unrolling makes constant, so that
+// promote-local-arrays keeps it in memory.
 GLOBAL void written(int *out, S s, int i) {
   int t = __nvvm_read_ptx_sreg_tid_x();
-  s.a[i & 3] += t;
+  for (int k = 0; k < (i & 3); k++)
+    s.a[(i + k) & 3] += t;
   out[t] = s.a[0] + s.a[1] + s.a[2] + s.a[3] + s.a[4] + s.a[5];
+}
+
+// A written struct whose copy promote-local-arrays keeps in registers, its
+// two dynamic accesses as selects (the "swapped select" mutation).
+GLOBAL void selected(int *out, S s, int i) {
+  int t = __nvvm_read_ptx_sreg_tid_x();
+  s.a[i & 3] = t;
+  out[t] = s.a[(i + t) & 3] + s.a[5];
 }
 
 // Escapes to a reader: cast-only, a grid constant (the "write through a

@@ -1,0 +1,324 @@
+//! `promote-local-arrays`: per-thread arrays indexed by counted loops
+//! become registers instead of `.local` memory, as NVIDIA's compiler
+//! (cicc) keeps them.
+//!
+//! A per-thread array (`float acc[8][8]`, llm.c's `Packed128` values)
+//! indexed by the counter of a loop with a constant trip count stays in
+//! local memory after LLVM's -O2 whenever its unroller finds the loop too
+//! expensive to unroll (inline asm, many `fma`s): SROA cannot split an
+//! array indexed dynamically, and `llc` addresses it with `ld.local` /
+//! `st.local` (hundreds of cycles a miss, and stack for every thread).
+//! This pass unrolls such loops fully where the arrays they index fit the
+//! register budget, and makes every index a constant; `llc`'s SROA (and
+//! LLVM's, where `-O2` runs after ptxcc) then promotes the arrays.
+//!
+//! What it does, per function:
+//! - finds the natural loops with one latch that leave from one place (the
+//!   latch, or the header) and have a constant trip count (any nesting;
+//!   [`loops`]);
+//! - finds the allocas with a dynamic index ([`candidates`]) whose indices
+//!   are expressions ([`eval`]) of such loops' counters, or sit outside
+//!   every loop and reach at most `max-select-elements` elements
+//!   ([`select`]), and whose other uses SROA handles (loads, stores, GEPs,
+//!   casts, `memcpy`, `memmove`, `memset`, lifetime markers,
+//!   `ptxcc.copy_param`);
+//! - decides by cost, in order: an alloca is promoted while the promoted
+//!   bytes stay within `max-promoted-registers` 32-bit registers and the ops
+//!   unrolling and selects add within `max-unrolled-ops` (each alloca's
+//!   loops counted once, inner loops unrolled inside outer ones);
+//! - unrolls the chosen loops, innermost first ([`unroll`]), writes each
+//!   access at an index outside loops as selects over the elements it may
+//!   reach, writes every index of the promoted allocas as a constant in its
+//!   GEP (where MLIR's own `sroa` and `mem2reg` see it too), and writes
+//!   their `memset`s as stores ([`memset`]: `llc` would make each a loop).
+//!
+//! With `promote-remarks=true` each alloca it considered gets a remark at its
+//! location: promoted (bytes, loops unrolled) or kept, with the reason.
+//!
+//! Before:
+//! ```mlir
+//! llvm.func @sum(%out: !llvm.ptr, %v: f32) {
+//!   %c0 = llvm.mlir.constant(0 : i32) : i32
+//!   %c1 = llvm.mlir.constant(1 : i32) : i32
+//!   %c4 = llvm.mlir.constant(4 : i32) : i32
+//!   %a = llvm.alloca %c1 x !llvm.array<4 x f32> : (i32) -> !llvm.ptr
+//!   llvm.br ^loop(%c0 : i32)
+//! ^loop(%k: i32):
+//!   %p = llvm.getelementptr %a[0, %k] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<4 x f32>
+//!   llvm.store %v, %p : f32, !llvm.ptr
+//!   %next = llvm.add %k, %c1 : i32
+//!   %done = llvm.icmp "eq" %next, %c4 : i32
+//!   llvm.cond_br %done, ^exit, ^loop(%next : i32)
+//! ^exit:
+//!   llvm.return
+//! }
+//! ```
+//! After (the four iterations in one block, every index a constant):
+//! ```mlir
+//!   llvm.br ^loop(%c0 : i32)
+//! ^loop(%k: i32):
+//!   %p0 = llvm.getelementptr %a[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
+//!   llvm.store %v, %p0 : f32, !llvm.ptr
+//!   %p1 = llvm.getelementptr %a[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
+//!   llvm.store %v, %p1 : f32, !llvm.ptr
+//!   ...
+//!   llvm.br ^exit
+//! ```
+
+pub mod candidates;
+pub mod eval;
+pub mod loops;
+pub mod memset;
+pub mod select;
+pub mod unroll;
+
+use melior::ir::{block::BlockLike, operation::OperationLike, Location, OperationRef, RegionLike};
+use ptxcc_dialect::verify::emit_remark;
+
+use crate::{
+    abi::frame::allocas,
+    ir::{as_result, first_result, fold_gep_index, EraseList, HashSet, OperationExt},
+    options::declare_pass,
+    pass::PtxccPass,
+};
+use candidates::{added_ops, analyze, Refusal};
+use eval::{evaluate, Env};
+use loops::{counted, natural_loops, Cfg};
+
+declare_pass! {
+    /// Options of `promote-local-arrays`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct PromoteLocalArraysOptions {
+        /// The 32-bit registers the promoted arrays of one function may
+        /// take in all (their bytes / 4), out of PTX's 255 per thread.
+        pub max_registers: u64 = option(
+            "max-promoted-registers",
+            "128",
+            "32-bit registers the promoted arrays of one function may take in all (bytes / 4), of the 255 a thread has"
+        ),
+        /// The ops unrolling and selects may add to one function.
+        pub max_unrolled_ops: u64 = option(
+            "max-unrolled-ops",
+            "4096",
+            "ops unrolling and selects may add to one function"
+        ),
+        /// The most elements a dynamic index outside loops may reach for
+        /// its loads and stores to become selects.
+        pub max_select_elements: u64 = option(
+            "max-select-elements",
+            "16",
+            "the most elements an index outside loops (that no unrolling makes constant) may reach for its loads and stores to become selects over them"
+        ),
+        /// The most iterations of a loop it unrolls.
+        pub max_trip_count: u64 = option(
+            "max-trip-count",
+            "128",
+            "the most iterations of a loop it unrolls fully"
+        ),
+        /// A remark at every alloca considered: promoted or kept, and why.
+        pub remarks: bool = option(
+            "promote-remarks",
+            "false",
+            "a remark at every alloca with a dynamic index: promoted (bytes, loops) or kept in local memory, and why"
+        ),
+    }
+    pass "promote-local-arrays" (PromoteLocalArrays) on "llvm.func":
+        "Unroll counted loops that index per-thread arrays so that the arrays become registers, within a register and size budget";
+    fn run(&self, function) -> bool {
+        promote_local_arrays(function, self);
+        true
+    }
+}
+
+/// What became of one alloca with a dynamic index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Promoted: its size in bytes, the trip counts of the loops unrolled
+    /// for it, and the dynamic accesses written as selects (how many, over
+    /// at most how many elements).
+    Promoted(u64, Vec<u64>, Option<(usize, i64)>),
+    /// Kept in local memory, and why.
+    Kept(Refusal),
+}
+
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Self::Promoted(bytes, trips, selects) => {
+                write!(f, "promoted to registers: {bytes} bytes")?;
+                if !trips.is_empty() {
+                    let trips: Vec<String> = trips.iter().map(u64::to_string).collect();
+                    write!(f, "; loops unrolled with {} iterations", trips.join(", "))?;
+                }
+                if let Some((accesses, elements)) = selects {
+                    write!(f, "; {accesses} dynamic access(es) as selects over {elements} elements")?;
+                }
+                Ok(())
+            }
+            Self::Kept(why) => write!(f, "kept in local memory: {why}"),
+        }
+    }
+}
+
+/// Promotes what it can of `func`'s per-thread arrays (see the module
+/// documentation); returns each considered alloca's location and
+/// decision, in the function's order.
+pub fn promote_local_arrays<'c>(
+    func: OperationRef<'c, '_>,
+    options: &PromoteLocalArraysOptions,
+) -> Vec<(Location<'c>, Decision)> {
+    // Most functions have no alloca with a dynamic index: they pay one walk.
+    let slots: Vec<_> = allocas(func)
+        .into_iter()
+        .filter(|alloca| first_result(*alloca).is_some_and(candidates::has_dynamic_index))
+        .collect();
+    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    if slots.is_empty() {
+        return Vec::new();
+    }
+    let cfg = Cfg::new(entry);
+    let found: Vec<_> = natural_loops(&cfg)
+        .into_iter()
+        .map(|l| {
+            let verdict = counted(&cfg, &l, options.max_trip_count);
+            (l, verdict)
+        })
+        .collect();
+    let analysis = analyze(&cfg, &found, &slots);
+    if analysis.is_empty() {
+        return Vec::new();
+    }
+
+    // The decision, in order, within both budgets.
+    let budget = options.max_registers.saturating_mul(4);
+    let (mut used, mut chosen) = (0u64, Vec::<usize>::new());
+    let mut decisions = Vec::new();
+    let mut promoted = Vec::new();
+    let mut selects = Vec::new();
+    let shapes: Vec<loops::Loop> = found.iter().map(|(shape, _)| shape.clone()).collect();
+    let mut select_ops = 0u64;
+    for (alloca, verdict) in &analysis {
+        let decision = match verdict {
+            Err(why) => Decision::Kept(why.clone()),
+            Ok(candidate) => {
+                let mut with: Vec<usize> = chosen.clone();
+                with.extend(candidate.loops.iter().filter(|l| !chosen.contains(l)));
+                let before = added_ops(&found, &chosen) + select_ops;
+                let plan = match candidate.selects.is_empty() {
+                    true => Ok(None),
+                    false => first_result(*alloca)
+                        .ok_or(Refusal::NotCounter)
+                        .and_then(|root| {
+                            select::plan(&cfg, &shapes, root, candidate.bytes, options.max_select_elements, |gep| {
+                                candidate.selects.contains(&gep)
+                            })
+                        })
+                        .map(Some),
+                };
+                let added = plan.as_ref().map_or(0, |p| p.as_ref().map_or(0, |p| p.ops));
+                let after = added_ops(&found, &with) + select_ops + added;
+                match plan {
+                    Err(other) => {
+                        let why = candidate.why.clone().unwrap_or(Refusal::NotCounter);
+                        Decision::Kept(Refusal::Neither(Box::new(why), Box::new(other)))
+                    }
+                    Ok(_) if used.saturating_add(candidate.bytes) > budget => {
+                        Decision::Kept(Refusal::Registers(candidate.bytes, budget - used))
+                    }
+                    Ok(_) if after > options.max_unrolled_ops => {
+                        Decision::Kept(Refusal::Size(after - before, options.max_unrolled_ops.saturating_sub(before)))
+                    }
+                    Ok(plan) => {
+                        used += candidate.bytes;
+                        chosen = with;
+                        promoted.push(*alloca);
+                        let trips =
+                            candidate.loops.iter().filter_map(|l| found[*l].1.as_ref().ok().map(|c| c.trips)).collect();
+                        let selected = plan.as_ref().map(|p| (p.accesses.len(), p.elements));
+                        if let Some(plan) = plan {
+                            select_ops += plan.ops;
+                            selects.push(plan);
+                        }
+                        Decision::Promoted(candidate.bytes, trips, selected)
+                    }
+                }
+            }
+        };
+        decisions.push((alloca.location(), decision));
+    }
+
+    // Unroll, innermost first (the analysis is redone after each: the
+    // blocks change).
+    let mut headers: HashSet<*mut std::ffi::c_void> =
+        chosen.iter().map(|&l| cfg.blocks[found[l].0.header].to_raw().ptr).collect();
+    drop(found);
+    drop(shapes);
+    while !headers.is_empty() {
+        let cfg = Cfg::new(entry);
+        let next = natural_loops(&cfg).into_iter().find(|l| headers.contains(&cfg.blocks[l.header].to_raw().ptr));
+        let Some(next) = next else { break };
+        headers.remove(&cfg.blocks[next.header].to_raw().ptr);
+        if let Ok(loop_) = counted(&cfg, &next, options.max_trip_count) {
+            let mut erase = EraseList::new();
+            unroll::unroll(&cfg, &loop_, &mut erase);
+            drop(loop_);
+            // SAFETY: the listed ops (the old back edge, dead exit tests)
+            // are live and nothing refers to them: the CFG and the loop are
+            // dropped or rebuilt before the next use.
+            unsafe { erase.finish() };
+        }
+    }
+
+    // Every index of a promoted alloca is now a constant, and the others'
+    // dynamic accesses are selects.
+    let mut erase = EraseList::new();
+    for plan in &selects {
+        select::expand(plan, &mut erase);
+    }
+    for &alloca in &promoted {
+        memset::expand_memsets(alloca, &mut erase);
+    }
+    for alloca in promoted {
+        let Some(root) = first_result(alloca) else { continue };
+        for gep in candidates::all_geps(root) {
+            // From the last operand: folding one removes it.
+            for index in (1..gep.operand_count()).rev() {
+                let Ok(operand) = gep.operand_at(index) else { continue };
+                let Some(value) = evaluate(operand, &Env::default()) else { continue };
+                if fold_gep_index(gep, index, value.signed() as i64) {
+                    list_expression(operand, &mut erase);
+                }
+            }
+        }
+    }
+    // SAFETY: the listed ops are live index computations nothing else
+    // holds.
+    unsafe { erase.finish() };
+    if options.remarks {
+        for (location, decision) in &decisions {
+            emit_remark(*location, &decision.to_string());
+        }
+    }
+    decisions
+}
+
+/// Lists the ops that compute `value` (an index expression, see
+/// [`eval`]) for erasure where nothing else uses them, the counter
+/// constants at their leaves included.
+fn list_expression(value: melior::ir::Value, erase: &mut EraseList) {
+    let mut work = vec![value];
+    let mut seen = HashSet::default();
+    while let Some(value) = work.pop() {
+        let Some(op) = as_result(value).map(|r| r.owner()) else { continue };
+        if !seen.insert(op.to_raw().ptr) || op.region_count() > 0 {
+            continue;
+        }
+        erase.erase_if_unused(op);
+        work.extend((0..op.operand_count()).filter_map(|i| op.operand_at(i).ok()));
+    }
+}
+
+/// The `promote-local-arrays` pass, anchored on `llvm.func`.
+pub fn create_promote_local_arrays_pass(options: &PromoteLocalArraysOptions) -> melior::pass::Pass {
+    options.create_pass()
+}

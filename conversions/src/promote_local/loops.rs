@@ -1,0 +1,391 @@
+//! The loops of a function body that can be unrolled fully: natural loops
+//! with one latch that is also their only exit, and a trip count known at
+//! compile time.
+//!
+//! This is the shape clang -O2 (LLVM's loop rotation) gives a counted
+//! `for` loop, and the shape MLIR front ends give one after lowering
+//! `scf.for` to a CFG and canonicalizing:
+//!
+//! ```mlir
+//!   llvm.br ^header(%c0 : i32)                  // the only entry edge
+//! ^header(%k: i32):                             // more blocks may follow
+//!   ...
+//!   %next = llvm.add %k, %c1 : i32
+//!   %done = llvm.icmp "eq" %next, %c8 : i32
+//!   llvm.cond_br %done, ^exit, ^header(%next : i32)   // the latch
+//! ```
+//!
+//! The trip count is found by running the loop's counters: the header
+//! arguments whose entry value is a constant and whose next value is an
+//! expression ([`super::eval`]) of such arguments. The exit condition must
+//! be an expression of them too.
+
+use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Value};
+
+use super::eval::{evaluate, key, leaves, Env, Int};
+use crate::ir::{integer_width, op_name, successor_argument, BlockExt, HashMap, OperationExt};
+
+/// The blocks of one region and the edges between them.
+pub struct Cfg<'c, 'a> {
+    /// The blocks, in region order.
+    pub blocks: Vec<BlockRef<'c, 'a>>,
+    /// Each block's position in `blocks`, by raw handle.
+    index: HashMap<*mut std::ffi::c_void, usize>,
+    /// Successor positions of each block (one entry per edge).
+    pub successors: Vec<Vec<usize>>,
+    /// Predecessor positions of each block (one entry per edge).
+    pub predecessors: Vec<Vec<usize>>,
+}
+
+impl<'c, 'a> Cfg<'c, 'a> {
+    /// The CFG of the region that starts with `entry`.
+    pub fn new(entry: BlockRef<'c, 'a>) -> Self {
+        let mut blocks = Vec::new();
+        let mut next = Some(entry);
+        while let Some(block) = next {
+            blocks.push(block);
+            next = block.next_in_region();
+        }
+        let index: HashMap<_, _> = blocks.iter().enumerate().map(|(i, b)| (b.to_raw().ptr, i)).collect();
+        let mut successors = vec![Vec::new(); blocks.len()];
+        let mut predecessors = vec![Vec::new(); blocks.len()];
+        for (from, block) in blocks.iter().enumerate() {
+            let Some(terminator) = block.terminator() else { continue };
+            for position in 0..terminator.successor_count() {
+                let Ok(to) = terminator.successor_at(position) else { continue };
+                if let Some(&to) = index.get(&to.to_raw().ptr) {
+                    successors[from].push(to);
+                    predecessors[to].push(from);
+                }
+            }
+        }
+        Self { blocks, index, successors, predecessors }
+    }
+
+    /// The position of `block`, if it is in this region.
+    pub fn position(&self, block: BlockRef) -> Option<usize> {
+        self.index.get(&block.to_raw().ptr).copied()
+    }
+
+    /// The immediate dominator of every block reachable from the entry
+    /// (`None` for the others; the entry is its own), by the iterative
+    /// algorithm of Cooper, Harvey and Kennedy.
+    fn dominators(&self) -> Vec<Option<usize>> {
+        let order = self.reverse_postorder();
+        let mut rank = vec![usize::MAX; self.blocks.len()];
+        for (position, &block) in order.iter().enumerate() {
+            rank[block] = position;
+        }
+        let mut idom = vec![None; self.blocks.len()];
+        if order.is_empty() {
+            return idom;
+        }
+        idom[order[0]] = Some(order[0]);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &block in &order[1..] {
+                let mut new = None;
+                for &pred in &self.predecessors[block] {
+                    if idom[pred].is_none() {
+                        continue;
+                    }
+                    new = Some(match new {
+                        None => pred,
+                        Some(other) => intersect(&idom, &rank, pred, other),
+                    });
+                }
+                if new.is_some() && idom[block] != new {
+                    idom[block] = new;
+                    changed = true;
+                }
+            }
+        }
+        idom
+    }
+
+    fn reverse_postorder(&self) -> Vec<usize> {
+        let mut seen = vec![false; self.blocks.len()];
+        let mut order = Vec::new();
+        if self.blocks.is_empty() {
+            return order;
+        }
+        // (block, next successor to visit)
+        let mut stack = vec![(0usize, 0usize)];
+        seen[0] = true;
+        while let Some((block, next)) = stack.pop() {
+            if let Some(&successor) = self.successors[block].get(next) {
+                stack.push((block, next + 1));
+                if !seen[successor] {
+                    seen[successor] = true;
+                    stack.push((successor, 0));
+                }
+            } else {
+                order.push(block);
+            }
+        }
+        order.reverse();
+        order
+    }
+
+    /// Whether `a` dominates `b`, given `idom` from [`Self::dominators`].
+    fn dominates(idom: &[Option<usize>], a: usize, b: usize) -> bool {
+        let mut current = b;
+        loop {
+            if current == a {
+                return true;
+            }
+            match idom[current] {
+                Some(parent) if parent != current => current = parent,
+                _ => return false,
+            }
+        }
+    }
+}
+
+fn intersect(idom: &[Option<usize>], rank: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while rank[a] > rank[b] {
+            a = idom[a].unwrap_or(b);
+        }
+        while rank[b] > rank[a] {
+            b = idom[b].unwrap_or(a);
+        }
+    }
+    a
+}
+
+/// A natural loop of a [`Cfg`] (positions in its `blocks`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loop {
+    /// The block every iteration starts in.
+    pub header: usize,
+    /// The blocks of the loop, the header first, then in region order.
+    pub blocks: Vec<usize>,
+    /// The blocks that branch back to the header.
+    pub latches: Vec<usize>,
+}
+
+impl Loop {
+    /// Whether block `block` is in the loop.
+    pub fn contains(&self, block: usize) -> bool {
+        self.blocks.contains(&block)
+    }
+}
+
+/// The natural loops of `cfg`, one per header (back edges are edges to a
+/// block that dominates their source), innermost first (fewest blocks).
+pub fn natural_loops(cfg: &Cfg) -> Vec<Loop> {
+    let idom = cfg.dominators();
+    let mut loops: Vec<Loop> = Vec::new();
+    for (from, successors) in cfg.successors.iter().enumerate() {
+        for &to in successors {
+            if idom[from].is_none() || !Cfg::dominates(&idom, to, from) {
+                continue;
+            }
+            match loops.iter_mut().find(|l| l.header == to) {
+                Some(existing) if existing.latches.contains(&from) => {}
+                Some(existing) => existing.latches.push(from),
+                None => loops.push(Loop { header: to, blocks: Vec::new(), latches: vec![from] }),
+            }
+        }
+    }
+    for l in &mut loops {
+        let mut member = vec![false; cfg.blocks.len()];
+        member[l.header] = true;
+        let mut work = l.latches.clone();
+        while let Some(block) = work.pop() {
+            if !member[block] {
+                member[block] = true;
+                work.extend(cfg.predecessors[block].iter().copied());
+            }
+        }
+        l.blocks =
+            std::iter::once(l.header).chain((0..cfg.blocks.len()).filter(|&b| member[b] && b != l.header)).collect();
+    }
+    loops.sort_by_key(|l| l.blocks.len());
+    loops
+}
+
+/// A loop that can be unrolled fully, with what unrolling needs to know.
+#[derive(Debug)]
+pub struct Counted<'c, 'a> {
+    /// The loop.
+    pub shape: Loop,
+    /// The only latch (the block that branches back to the header).
+    pub latch: usize,
+    /// The only block that leaves the loop: the latch (a bottom-tested
+    /// loop, clang's rotated form) or the header (a top-tested one, MLIR's
+    /// lowering of `scf.for`).
+    pub exiting: usize,
+    /// The block the exiting block leaves to.
+    pub exit: usize,
+    /// The block of the loop the exiting block's test goes to when it stays
+    /// (the header for a bottom-tested loop).
+    pub stay: usize,
+    /// How many times the latch runs (the body's iterations).
+    pub trips: u64,
+    /// The counters (header arguments) and their value each time the header
+    /// runs (`trips` values; one more for a top-tested loop, whose header
+    /// runs once more to leave).
+    pub counters: Vec<(Value<'c, 'a>, Vec<Int>)>,
+    /// Ops in the loop's blocks.
+    pub ops: usize,
+}
+
+impl Counted<'_, '_> {
+    /// Whether the loop tests at its latch (and so leaves from it).
+    pub fn bottom_tested(&self) -> bool {
+        self.exiting == self.latch
+    }
+}
+
+/// Why a loop cannot be unrolled fully.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotCounted {
+    /// More than one block branches back to the header.
+    Latches,
+    /// The header is entered from more than one block outside the loop.
+    Entries,
+    /// The loop leaves from more than one block, or from a block other than
+    /// its header or latch, or not through a two-way `llvm.cond_br`.
+    Exits,
+    /// An op in the loop has regions.
+    Regions,
+    /// The exit condition is not an expression of counters with constant
+    /// starts.
+    Condition,
+    /// The loop never runs its body.
+    Empty,
+    /// The loop runs more than the limit's iterations (or never stops).
+    Trips(u64),
+}
+
+impl std::fmt::Display for NotCounted {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Self::Latches => write!(f, "the loop has more than one back edge"),
+            Self::Entries => write!(f, "the loop is entered from more than one block"),
+            Self::Exits => write!(f, "the loop leaves from more than one place"),
+            Self::Regions => write!(f, "the loop holds an op with regions"),
+            Self::Condition => write!(f, "the loop's trip count is not a constant"),
+            Self::Empty => write!(f, "the loop never runs"),
+            Self::Trips(limit) => write!(f, "the loop runs more than {limit} times (max-trip-count)"),
+        }
+    }
+}
+
+/// `shape` as a counted loop, or why it is not one (`max_trips`: the most
+/// iterations run to find the count).
+pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, max_trips: u64) -> Result<Counted<'c, 'a>, NotCounted> {
+    let [latch] = shape.latches[..] else { return Err(NotCounted::Latches) };
+    let entries: Vec<usize> = cfg.predecessors[shape.header].iter().copied().filter(|p| !shape.contains(*p)).collect();
+    let [entry] = entries[..] else { return Err(NotCounted::Entries) };
+    if cfg.predecessors[shape.header].len() != 2 {
+        return Err(NotCounted::Entries);
+    }
+    let exiting: Vec<usize> =
+        shape.blocks.iter().copied().filter(|&b| cfg.successors[b].iter().any(|s| !shape.contains(*s))).collect();
+    let [exiting] = exiting[..] else { return Err(NotCounted::Exits) };
+    if exiting != latch && exiting != shape.header {
+        return Err(NotCounted::Exits);
+    }
+    let test = cfg.blocks[exiting].terminator().ok_or(NotCounted::Exits)?;
+    if op_name(test) != "llvm.cond_br" || cfg.successors[exiting].len() != 2 {
+        return Err(NotCounted::Exits);
+    }
+    let (first, second) = (cfg.successors[exiting][0], cfg.successors[exiting][1]);
+    let (stays_on_true, stay, exit) = match (shape.contains(first), shape.contains(second)) {
+        (true, false) => (true, first, second),
+        (false, true) => (false, second, first),
+        _ => return Err(NotCounted::Exits),
+    };
+    let back_edge = cfg.blocks[latch].terminator().ok_or(NotCounted::Exits)?;
+    if exiting == latch && stay != shape.header {
+        return Err(NotCounted::Exits);
+    }
+    if exiting != latch && (op_name(back_edge) != "llvm.br" || stay == shape.header) {
+        return Err(NotCounted::Exits);
+    }
+    let mut ops = 0;
+    for &block in &shape.blocks {
+        let mut next = cfg.blocks[block].first_operation();
+        while let Some(op) = next {
+            if op.region_count() > 0 {
+                return Err(NotCounted::Regions);
+            }
+            ops += 1;
+            next = op.next_in_block();
+        }
+    }
+    let header = cfg.blocks[shape.header];
+    let entry_edge = cfg.blocks[entry].terminator().ok_or(NotCounted::Entries)?;
+    let (starts, steps) = (edge_operands(entry_edge, header), edge_operands(back_edge, header));
+    // The counters: integer header arguments with a constant start whose
+    // next value is an expression of counters (dropping, until none
+    // changes, those whose next value needs anything else).
+    let mut counters: Vec<(Value, Int, Value)> = Vec::new();
+    for position in 0..header.argument_count() {
+        let argument: Value = header.argument_at(position).map_err(|_| NotCounted::Condition)?.into();
+        if integer_width(melior::ir::ValueLike::r#type(&argument)).is_none() {
+            continue;
+        }
+        let (Some(start), Some(step)) = (starts.get(position), steps.get(position)) else { continue };
+        if let Some(start) = evaluate(*start, &Env::default()) {
+            counters.push((argument, start, *step));
+        }
+    }
+    loop {
+        let known: Vec<_> = counters.iter().map(|(argument, _, _)| key(*argument)).collect();
+        let before = counters.len();
+        counters.retain(|(_, _, step)| leaves(*step).is_ok_and(|l| l.iter().all(|v| known.contains(&key(*v)))));
+        if counters.len() == before {
+            break;
+        }
+    }
+    let condition = test.operand_at(0).map_err(|_| NotCounted::Condition)?;
+    let mut env: Env = counters.iter().map(|(argument, start, _)| (key(*argument), *start)).collect();
+    let mut history: Vec<Vec<Int>> = vec![Vec::new(); counters.len()];
+    let mut trips = 0;
+    loop {
+        if trips >= max_trips {
+            return Err(NotCounted::Trips(max_trips));
+        }
+        for (values, (argument, _, _)) in history.iter_mut().zip(&counters) {
+            values.push(env[&key(*argument)]);
+        }
+        let stays = (evaluate(condition, &env).ok_or(NotCounted::Condition)?.bits != 0) == stays_on_true;
+        // A bottom-tested loop has run its body when it tests; a top-tested
+        // one runs it only when it stays.
+        if exiting == latch || stays {
+            trips += 1;
+        }
+        if !stays {
+            break;
+        }
+        let next: Option<Env> =
+            counters.iter().map(|(argument, _, step)| evaluate(*step, &env).map(|v| (key(*argument), v))).collect();
+        env = next.ok_or(NotCounted::Condition)?;
+    }
+    if trips == 0 {
+        return Err(NotCounted::Empty);
+    }
+    let counters = counters.into_iter().map(|(argument, _, _)| argument).zip(history).collect();
+    Ok(Counted { shape: shape.clone(), latch, exiting, exit, stay, trips, counters, ops })
+}
+
+/// The operands `terminator` passes to `block`'s arguments, in order
+/// (empty when it does not branch there).
+pub fn edge_operands<'c, 'a>(terminator: melior::ir::OperationRef<'c, 'a>, block: BlockRef) -> Vec<Value<'c, 'a>> {
+    let mut operands = Vec::new();
+    for index in 0..terminator.operand_count() {
+        let Some(argument) = successor_argument(terminator, index) else { continue };
+        let owner = melior::ir::block::BlockArgument::try_from(argument).ok().map(|a| a.owner().to_raw().ptr);
+        if owner == Some(block.to_raw().ptr) {
+            if let Ok(operand) = terminator.operand_at(index) {
+                operands.push(operand);
+            }
+        }
+    }
+    operands
+}

@@ -1,0 +1,287 @@
+//! Dynamic indices outside loops, as selects over the array's elements.
+//!
+//! An array written or read once at an index that no unrolling makes
+//! constant (a thread index, a function argument) still fits in registers
+//! when it is small: each load becomes a load of every element the index
+//! may reach and a chain of `llvm.select`s on the index; each store, a
+//! store of `select(index == e, value, old)` into every element. Then every
+//! index is a constant and SROA promotes the array (NVIDIA's compiler does
+//! the same: issue 30's `scatter`, 32 bytes of stack with llc, none with
+//! nvcc). Only accesses outside every loop are rewritten: in a loop (a
+//! histogram) the selects would run each iteration, and local memory is
+//! cheaper, which is also what nvcc decides.
+//!
+//! The elements an index may reach are those whose access stays inside the
+//! alloca (anything else is undefined behaviour): a store at an index out
+//! of them changes nothing, a load gives the first element.
+
+use melior::ir::{
+    attribute::IntegerAttribute, block::BlockLike, operation::OperationLike, r#type::IntegerType, OperationRef, Value,
+    ValueLike,
+};
+
+use super::candidates::Refusal;
+use super::loops::{Cfg, Loop};
+use crate::{
+    abi::{mlir::abi_type, DataLayout},
+    context::context_of,
+    ir::{
+        clone, first_result, gep_indices, integer_constant, op_name, set_operand, type_attribute, uses, EraseList,
+        OperationExt,
+    },
+};
+
+/// One GEP with a dynamic index and the loads and stores through it.
+#[derive(Debug)]
+pub struct Access<'c, 'a> {
+    gep: OperationRef<'c, 'a>,
+    /// The operand position of the dynamic index.
+    operand: usize,
+    /// The index values whose accesses stay inside the alloca.
+    first: i64,
+    count: i64,
+    users: Vec<OperationRef<'c, 'a>>,
+}
+
+/// The rewrite of one alloca: its dynamic accesses and the ops they add.
+#[derive(Debug)]
+pub struct SelectPlan<'c, 'a> {
+    /// The accesses to rewrite.
+    pub accesses: Vec<Access<'c, 'a>>,
+    /// Ops the rewrite adds (loads, compares, selects, stores, GEPs).
+    pub ops: u64,
+    /// The most elements one index may reach.
+    pub elements: i64,
+}
+
+/// The select rewrite of the GEPs of the alloca `root` (of `size` bytes)
+/// that `rewrite` names, or why there is none: each must have one dynamic
+/// index, lie at a constant offset from the alloca, be used only as the
+/// address of non-atomic loads and stores, and sit outside every loop of
+/// `loops`; an index may reach at most `max_elements` elements. (The
+/// others are left to unrolling.)
+pub fn plan<'c, 'a>(
+    cfg: &Cfg,
+    loops: &[Loop],
+    root: Value<'c, 'a>,
+    size: u64,
+    max_elements: u64,
+    rewrite: impl Fn(OperationRef<'c, 'a>) -> bool,
+) -> Result<SelectPlan<'c, 'a>, Refusal> {
+    let mut accesses = Vec::new();
+    let not_selectable = |why: &str| Refusal::NotSelectable(why.to_owned());
+    super::candidates::walk(root, |used, offset| {
+        let op = used.owner;
+        if (op_name(op), used.index) != ("llvm.getelementptr", 0) {
+            return Ok(());
+        }
+        let indices = gep_indices(op).ok_or_else(|| not_selectable("a GEP without indices"))?;
+        let dynamic: Vec<usize> = indices.iter().enumerate().filter(|(_, i)| i.is_none()).map(|(p, _)| p).collect();
+        match (&dynamic[..], offset) {
+            // Constant (or left to unrolling).
+            ([], _) => Ok(()),
+            (_, _) if !rewrite(op) => Ok(()),
+            ([position], Some(offset)) => {
+                accesses.push(access(cfg, loops, op, &indices, *position, offset, size)?);
+                Ok(())
+            }
+            ([_], None) => Err(not_selectable("a GEP at no constant offset")),
+            _ => Err(not_selectable("a GEP with two dynamic indices")),
+        }
+    })?;
+    let elements = accesses.iter().map(|a| a.count).max().unwrap_or(0);
+    if elements as u64 > max_elements {
+        return Err(Refusal::Elements(elements as u64, max_elements));
+    }
+    let ops = accesses
+        .iter()
+        .map(|a| {
+            let per_user: u64 = a.users.iter().map(|u| if op_name(*u) == "llvm.load" { 3 } else { 5 }).sum();
+            per_user * a.count as u64
+        })
+        .sum();
+    Ok(SelectPlan { accesses, ops, elements })
+}
+
+/// The access through `gep` (dynamic index at `position` of its indices,
+/// its base `offset` bytes into an alloca of `size` bytes).
+fn access<'c, 'a>(
+    cfg: &Cfg,
+    loops: &[Loop],
+    gep: OperationRef<'c, 'a>,
+    indices: &[Option<i64>],
+    position: usize,
+    offset: i64,
+    size: u64,
+) -> Result<Access<'c, 'a>, Refusal> {
+    let layout = DataLayout::nvptx64();
+    let not_selectable = |why: &str| Refusal::NotSelectable(why.to_owned());
+    let in_loop = |op: OperationRef| {
+        let block = op.block().and_then(|b| cfg.position(b));
+        block.is_none_or(|b| loops.iter().any(|l| l.contains(b)))
+    };
+    if in_loop(gep) {
+        return Err(Refusal::InLoop);
+    }
+    let source = type_attribute(gep, "elem_type")
+        .and_then(|t| abi_type(t).ok())
+        .ok_or_else(|| not_selectable("a GEP through a type without layout"))?;
+    let at = |value: i64| {
+        let indices: Vec<i64> =
+            indices.iter().enumerate().map(|(p, i)| if p == position { value } else { i.unwrap_or(0) }).collect();
+        layout.gep_offset(&source, &indices).ok()
+    };
+    let (Some(zero), Some(one)) = (at(0), at(1)) else {
+        return Err(not_selectable("a GEP through a type without layout"));
+    };
+    let stride = one - zero;
+    let mut users = Vec::new();
+    let mut widest = 0u64;
+    let result = first_result(gep).ok_or_else(|| not_selectable("a GEP without a result"))?;
+    for used in uses(result) {
+        let op = used.owner;
+        let accessed = match (op_name(op), used.index) {
+            ("llvm.load", 0) => first_result(op).map(|r| r.r#type()),
+            ("llvm.store", 1) => op.operand_at(0).ok().map(|v| v.r#type()),
+            (name, _) => return Err(Refusal::Escapes(name.to_owned())),
+        };
+        if in_loop(op) {
+            return Err(Refusal::InLoop);
+        }
+        // LLVM's AtomicOrdering: not_atomic is 0.
+        if crate::ir::integer_attribute(op, "ordering").is_some_and(|ordering| ordering != 0) {
+            return Err(not_selectable("an atomic access"));
+        }
+        let bytes = accessed.and_then(|t| abi_type(t).ok()).map(|t| layout.store_size(&t));
+        widest = widest.max(bytes.ok_or_else(|| not_selectable("an access of a type without layout"))?);
+        users.push(op);
+    }
+    if stride <= 0 {
+        return Err(not_selectable("an index with no stride"));
+    }
+    // The index values whose bytes stay inside the alloca.
+    let base = offset + zero;
+    // The smallest e with base + e * stride >= 0 (negative where the base
+    // is inside the alloca: LLVM allows any index that stays in the object).
+    let first = -base.div_euclid(stride);
+    let last = (size as i64 - widest as i64 - base).div_euclid(stride);
+    let operand = 1 + indices[..position].iter().filter(|i| i.is_none()).count();
+    // A constant index written as an operand counts as constant for
+    // gep_indices, so `operand` is the dynamic one's position among the
+    // operands only when no earlier index is an operand: count them.
+    let operand = operand_of(gep, position).unwrap_or(operand);
+    Ok(Access { gep, operand, first, count: (last - first + 1).max(0), users })
+}
+
+/// The operand position of index `position` of `gep`, when that index is
+/// an operand.
+fn operand_of(gep: OperationRef, position: usize) -> Option<usize> {
+    let raw = crate::ir::i32_array_attribute(gep, "rawConstantIndices")?;
+    if raw.get(position)? != &i32::MIN {
+        return None;
+    }
+    Some(1 + raw[..position].iter().filter(|i| **i == i32::MIN).count())
+}
+
+/// Rewrites the accesses of `plan` (see the module documentation); the old
+/// loads, stores and GEPs go to `erase`.
+pub fn expand(plan: &SelectPlan, erase: &mut EraseList) {
+    for access in &plan.accesses {
+        let Ok(index) = access.gep.operand_at(access.operand) else { continue };
+        let location = access.gep.location();
+        let context = context_of(access.gep);
+        for &user in &access.users {
+            let Some(user_block) = user.block() else { continue };
+            // One GEP per element, next to the access.
+            let mut elements = Vec::new();
+            for e in access.first..access.first + access.count {
+                let constant = user_block.insert_operation_before(user, integer_constant(index.r#type(), e, location));
+                let copy = user_block.insert_operation_before(user, clone(access.gep));
+                if !crate::ir::fold_gep_index(copy, access.operand, e) {
+                    if let Some(constant) = first_result(constant) {
+                        set_operand(copy, access.operand, constant);
+                    }
+                }
+                let equal = compare(user_block, user, index, first_result(constant), &context);
+                elements.push((first_result(copy), equal));
+            }
+            if op_name(user) == "llvm.load" {
+                let mut chosen: Option<Value> = None;
+                for (address, equal) in &elements {
+                    let (Some(address), Some(equal)) = (address, equal) else { continue };
+                    let load = user_block.insert_operation_before(user, clone(user));
+                    set_operand(load, 0, *address);
+                    let Some(loaded) = first_result(load) else { continue };
+                    chosen = Some(match chosen {
+                        None => loaded,
+                        Some(previous) => select(user_block, user, *equal, loaded, previous),
+                    });
+                }
+                if let (Some(chosen), Some(old)) = (chosen, first_result(user)) {
+                    crate::ir::replace_uses(old, chosen);
+                    erase.erase(user);
+                }
+            } else {
+                let Ok(value) = user.operand_at(0) else { continue };
+                for (address, equal) in &elements {
+                    let (Some(address), Some(equal)) = (address, equal) else { continue };
+                    let old = melior::dialect::llvm::load(
+                        &context,
+                        *address,
+                        value.r#type(),
+                        location,
+                        melior::dialect::llvm::LoadStoreOptions::new().align(
+                            crate::ir::integer_attribute(user, "alignment")
+                                .map(|a| IntegerAttribute::new(IntegerType::new(&context, 64).into(), a)),
+                        ),
+                    );
+                    let Some(old) = first_result(user_block.insert_operation_before(user, old)) else { continue };
+                    let new = select(user_block, user, *equal, value, old);
+                    let store = user_block.insert_operation_before(user, clone(user));
+                    set_operand(store, 0, new);
+                    set_operand(store, 1, *address);
+                }
+                erase.erase(user);
+            }
+        }
+        erase.erase_if_unused(access.gep);
+    }
+}
+
+/// `llvm.icmp "eq" index, constant`, before `anchor`.
+fn compare<'c, 'a>(
+    block: melior::ir::BlockRef<'c, 'a>,
+    anchor: OperationRef<'c, 'a>,
+    index: Value<'c, 'a>,
+    constant: Option<Value<'c, 'a>>,
+    context: &'c melior::Context,
+) -> Option<Value<'c, 'a>> {
+    let i64_type = IntegerType::new(context, 64).into();
+    let op = melior::ir::operation::OperationBuilder::new("llvm.icmp", anchor.location())
+        .add_operands(&[index, constant?])
+        // LLVM's ICmpPredicate: eq is 0.
+        .add_attributes(&[(
+            melior::ir::Identifier::new(context, "predicate"),
+            IntegerAttribute::new(i64_type, 0).into(),
+        )])
+        .add_results(&[IntegerType::new(context, 1).into()])
+        .build()
+        .ok()?;
+    first_result(block.insert_operation_before(anchor, op))
+}
+
+/// `llvm.select condition, on_true, on_false`, before `anchor`.
+fn select<'c, 'a>(
+    block: melior::ir::BlockRef<'c, 'a>,
+    anchor: OperationRef<'c, 'a>,
+    condition: Value<'c, 'a>,
+    on_true: Value<'c, 'a>,
+    on_false: Value<'c, 'a>,
+) -> Value<'c, 'a> {
+    let op = melior::ir::operation::OperationBuilder::new("llvm.select", anchor.location())
+        .add_operands(&[condition, on_true, on_false])
+        .add_results(&[on_true.r#type()])
+        .build()
+        .expect("a select of two values of one type is valid");
+    first_result(block.insert_operation_before(anchor, op)).expect("a select has a result")
+}
