@@ -13,6 +13,10 @@
 //! LLVM's, where `-O2` runs after ptxcc) then promotes the arrays.
 //!
 //! What it does, per function:
+//! - copies a device function's written `byval` parameter (at most 64
+//!   bytes, written at constant offsets) into a slot of its own
+//!   ([`params`]), which SROA promotes where the `.param` itself was
+//!   written through its address (a `.local` copy in PTX);
 //! - finds the natural loops with one latch that leave from one place (the
 //!   latch, or the header) and have a constant trip count (any nesting;
 //!   [`loops`]);
@@ -69,6 +73,7 @@ pub mod candidates;
 pub mod eval;
 pub mod loops;
 pub mod memset;
+pub mod params;
 pub mod select;
 pub mod unroll;
 
@@ -139,6 +144,9 @@ pub enum Decision {
     Promoted(u64, Vec<u64>, Option<(usize, i64)>),
     /// Kept in local memory, and why.
     Kept(Refusal),
+    /// A written `byval` parameter of a device function copied into a slot
+    /// SROA promotes ([`params`]): its size in bytes.
+    Copied(u64),
 }
 
 impl std::fmt::Display for Decision {
@@ -156,6 +164,7 @@ impl std::fmt::Display for Decision {
                 Ok(())
             }
             Self::Kept(why) => write!(f, "kept in local memory: {why}"),
+            Self::Copied(bytes) => write!(f, "written byval parameter copied to registers: {bytes} bytes"),
         }
     }
 }
@@ -167,14 +176,20 @@ pub fn promote_local_arrays<'c>(
     func: OperationRef<'c, '_>,
     options: &PromoteLocalArraysOptions,
 ) -> Vec<(Location<'c>, Decision)> {
+    let budget = options.max_registers.saturating_mul(4);
+    // Written byval parameters first: their copies take from the budget.
+    let copied = params::copy_written_byval(func, budget);
+    let copied_bytes: u64 = copied.iter().map(|(_, bytes)| bytes).sum();
+    let mut decisions: Vec<(Location<'c>, Decision)> =
+        copied.into_iter().map(|(location, bytes)| (location, Decision::Copied(bytes))).collect();
     // Most functions have no alloca with a dynamic index: they pay one walk.
     let slots: Vec<_> = allocas(func)
         .into_iter()
         .filter(|alloca| first_result(*alloca).is_some_and(candidates::has_dynamic_index))
         .collect();
-    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return decisions };
     if slots.is_empty() {
-        return Vec::new();
+        return report(decisions, options);
     }
     let cfg = Cfg::new(entry);
     let found: Vec<_> = natural_loops(&cfg)
@@ -186,13 +201,11 @@ pub fn promote_local_arrays<'c>(
         .collect();
     let analysis = analyze(&cfg, &found, &slots);
     if analysis.is_empty() {
-        return Vec::new();
+        return report(decisions, options);
     }
 
     // The decision, in order, within both budgets.
-    let budget = options.max_registers.saturating_mul(4);
-    let (mut used, mut chosen) = (0u64, Vec::<usize>::new());
-    let mut decisions = Vec::new();
+    let (mut used, mut chosen) = (copied_bytes, Vec::<usize>::new());
     let mut promoted = Vec::new();
     let mut selects = Vec::new();
     let shapes: Vec<loops::Loop> = found.iter().map(|(shape, _)| shape.clone()).collect();
@@ -294,6 +307,15 @@ pub fn promote_local_arrays<'c>(
     // SAFETY: the listed ops are live index computations nothing else
     // holds.
     unsafe { erase.finish() };
+    report(decisions, options)
+}
+
+/// Emits the remarks of `decisions` when `promote-remarks` asks for them;
+/// returns them.
+fn report<'c>(
+    decisions: Vec<(Location<'c>, Decision)>,
+    options: &PromoteLocalArraysOptions,
+) -> Vec<(Location<'c>, Decision)> {
     if options.remarks {
         for (location, decision) in &decisions {
             emit_remark(*location, &decision.to_string());

@@ -201,3 +201,34 @@ fn only_loaded(pointer: Value) -> bool {
         _ => false,
     })
 }
+
+/// Whether `pointer` (a `byval` parameter) is written, and every use of
+/// it (through GEPs with constant indices) is a non-volatile, non-atomic load or store at a
+/// constant offset, a lifetime marker or a debug record (with `calls`, also
+/// an operand of a call, which `lower-struct-args` may make a load of its
+/// value): a copy of it in a slot of its own is a slot SROA promotes.
+pub fn written_at_constant_offsets(pointer: Value, calls: bool) -> bool {
+    let mut written = false;
+    let mut work = vec![pointer];
+    while let Some(value) = work.pop() {
+        for used in uses(value) {
+            let op = used.owner;
+            let plain = !op.has_attribute("volatile_")
+                && crate::ir::integer_attribute(op, "ordering").is_none_or(|ordering| ordering == 0);
+            match (op_name(op), used.index) {
+                ("llvm.getelementptr", 0)
+                    if crate::ir::gep_indices(op).is_some_and(|i| i.iter().all(Option::is_some)) =>
+                {
+                    work.extend(first_result(op))
+                }
+                ("llvm.load", 0) if plain => {}
+                ("llvm.store", 1) if plain => written = true,
+                ("llvm.intr.lifetime.start" | "llvm.intr.lifetime.end", _) => {}
+                ("llvm.call", _) if calls => {}
+                (name, _) if name.starts_with("llvm.intr.dbg.") => {}
+                _ => return false,
+            }
+        }
+    }
+    written
+}

@@ -3,10 +3,14 @@
 // lower-struct-args on device functions that write into their own copy of a
 // by-value struct (seed 001's Matrix4x4 and Vec3). A copy is legitimately
 // needed there, but only in the callee, never in the kernels:
-// - a Matrix4x4 (64 bytes) stays a byval .param aligned to 16; the callee
-//   takes its address (mov of the .param symbol), which PTX defines as a
-//   .local copy that ptxas makes: ld.local/st.local through that address,
-//   no __local_depot;
+// - a Matrix4x4 (64 bytes) stays a byval .param aligned to 16. Written at
+//   a thread-dependent place (poke), the callee takes its address (mov of
+//   the .param symbol), which PTX defines as a .local copy that ptxas
+//   makes: ld.local/st.local through that address, no __local_depot.
+//   Written at constant places (scale), promote-local-arrays copies it into
+//   a slot SROA promotes: ld.param of the sixteen floats, two multiplies,
+//   st.param into determinant's .param, which takes the Matrix4x4 by value
+//   (the same .param .b8[64]), as nvcc does (issue 31);
 // - a Vec3 (12 bytes) written at a thread-dependent index is not flattened
 //   (a flattened one would need a local slot rebuilt from its leaves): it
 //   stays a byval .param aligned to 16, handled as llc alone handles it.
@@ -78,9 +82,9 @@ GLOBAL void writer(Matrix4x4 mat, float *out) {
 // CHECK: add.s64 %rd[[ROW:[0-9]+]], %rd[[MAT]], %rd{{[0-9]+}};
 // CHECK: add.s64 %rd[[ELT:[0-9]+]], %rd[[ROW]], %rd{{[0-9]+}};
 // CHECK: st.local.b32 [%rd[[ELT]]], %r{{[0-9]+}};
-// CHECK: .param .align 16 .b8 param0[64];
 // CHECK-DAG: ld.local.b32 %r{{[0-9]+}}, [%rd[[MAT]]];
 // CHECK-DAG: ld.local.b32 %r{{[0-9]+}}, [%rd[[MAT]]+60];
+// CHECK: .param .align 16 .b8 param0[64];
 // CHECK-DAG: st.param.v4.b32 [param0], {{.*}};
 // CHECK-DAG: st.param.v4.b32 [param0+48], {{.*}};
 // CHECK: call.uni (retval0), _ZL11determinant9Matrix4x4, (param0);
@@ -97,13 +101,18 @@ GLOBAL void scaler(Matrix4x4 mat, float *out) { out[0] = scale(mat, out[1]); }
 // CHECK-NEXT: .param .align 16 .b8 _ZL5scale9Matrix4x4f_param_0[64],
 // CHECK-NEXT: .param .b32 _ZL5scale9Matrix4x4f_param_1
 // CHECK-NEXT: )
-// CHECK-NOT: __local_depot
-// CHECK: mov.b64 %rd[[MAT:[0-9]+]], _ZL5scale9Matrix4x4f_param_0;
-// CHECK: ld.local.b32 %r{{[0-9]+}}, [%rd[[MAT]]];
-// CHECK: st.local.b32 [%rd[[MAT]]], %r{{[0-9]+}};
-// CHECK: ld.local.b32 %r{{[0-9]+}}, [%rd[[MAT]]+20];
-// CHECK: st.local.b32 [%rd[[MAT]]+20], %r{{[0-9]+}};
+// CHECK-NOT: .local
+// CHECK-NOT: _ZL5scale9Matrix4x4f_param_0;
+// CHECK-DAG: ld.param.b32 %r[[M0:[0-9]+]], [_ZL5scale9Matrix4x4f_param_0];
+// CHECK-DAG: ld.param.b32 %r[[M5:[0-9]+]], [_ZL5scale9Matrix4x4f_param_0+20];
+// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL5scale9Matrix4x4f_param_0+60];
+// CHECK-DAG: mul.f32 %r[[S0:[0-9]+]], %r{{[0-9]+}}, %r[[M0]];
+// CHECK-DAG: mul.f32 %r[[S5:[0-9]+]], %r{{[0-9]+}}, %r[[M5]];
+// CHECK: .param .align 16 .b8 param0[64];
+// CHECK-DAG: st.param.v4.b32 [param0+16], {%r{{[0-9]+}}, %r[[S5]], %r{{[0-9]+}}, %r{{[0-9]+}}};
+// CHECK-DAG: st.param.v4.b32 [param0], {%r[[S0]], %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
 // CHECK: call.uni (retval0), _ZL11determinant9Matrix4x4, (param0);
+// CHECK-NOT: .local
 // CHECK: ret;
 
 // vpoke writes its Vec3 at a dynamic index, so it keeps the byval (a
@@ -131,10 +140,11 @@ GLOBAL void vwriter(Vec3 v, float *out) { out[0] = vpoke(v, __nvvm_read_ptx_sreg
 // CHECK: st.local.b32 [%rd[[ELT]]], 0;
 // CHECK: ret;
 
-// determinant only reads: ld.param, no local memory.
+// determinant only reads (the Matrix4x4 by value now: the same .param):
+// ld.param, no local memory.
 // CHECK-LABEL: .func  (.param .b32 func_retval0) _ZL11determinant9Matrix4x4(
 // CHECK-NEXT: .param .align 16 .b8 _ZL11determinant9Matrix4x4_param_0[64]
 // CHECK-NOT: .local
-// CHECK: ld.param.v2.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL11determinant9Matrix4x4_param_0+16];
+// CHECK: ld.param.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL11determinant9Matrix4x4_param_0+16];
 // CHECK-NOT: .local
 // CHECK: ret;

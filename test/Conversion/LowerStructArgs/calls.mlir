@@ -63,6 +63,40 @@ llvm.func @relay_user(%m: !llvm.ptr) -> f32 {
 
 // -----
 
+// !K && B, written: a device function writes its byval Mat4 (64 bytes, over
+// flatten-threshold) and passes it on. Its callee takes the Mat4 by value
+// (the same .param .b8[64]), so the caller's copy, which
+// promote-local-arrays makes in a slot SROA promotes, goes to registers
+// (issue 31's scale; nvcc's code). A callee whose callers pass only a
+// kernel's parameter (@det, above) keeps the byval pointer: passing a
+// value frees nothing there.
+// CHECK-LABEL: llvm.func internal @det3(
+// CHECK-SAME: %[[M:[^:]*]]: !llvm.struct<"Mat4", (array<16 x f32>)>) -> f32
+// CHECK-NEXT: llvm.extractvalue %[[M]][0, 5]
+// CHECK-LABEL: llvm.func internal @scale3(
+// CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr {llvm.align = 4 : i64, llvm.byval
+// CHECK: llvm.store %{{.*}}, %[[P]]
+// CHECK-NEXT: %[[V:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<"Mat4", (array<16 x f32>)>
+// CHECK-NEXT: llvm.call @det3(%[[V]])
+llvm.func internal @det3(%m: !llvm.ptr {llvm.byval = !llvm.struct<"Mat4", (array<16 x f32>)>, llvm.align = 4 : i64}) -> f32 {
+  %g = llvm.getelementptr %m[20] : (!llvm.ptr) -> !llvm.ptr, i8
+  %a = llvm.load %g {alignment = 4 : i64} : !llvm.ptr -> f32
+  llvm.return %a : f32
+}
+llvm.func internal @scale3(%m: !llvm.ptr {llvm.byval = !llvm.struct<"Mat4", (array<16 x f32>)>, llvm.align = 4 : i64}, %s: f32) -> f32 {
+  %a = llvm.load %m {alignment = 4 : i64} : !llvm.ptr -> f32
+  %b = llvm.fmul %a, %s : f32
+  llvm.store %b, %m {alignment = 4 : i64} : f32, !llvm.ptr
+  %r = llvm.call @det3(%m) : (!llvm.ptr {llvm.byval = !llvm.struct<"Mat4", (array<16 x f32>)>, llvm.align = 4 : i64}) -> f32
+  llvm.return %r : f32
+}
+llvm.func @scale3_user(%m: !llvm.ptr, %s: f32) -> f32 {
+  %r = llvm.call @scale3(%m, %s) : (!llvm.ptr {llvm.byval = !llvm.struct<"Mat4", (array<16 x f32>)>, llvm.align = 4 : i64}, f32) -> f32
+  llvm.return %r : f32
+}
+
+// -----
+
 // !B && D: the direct callee's prototype. A kernel passes its byval Vec3,
 // which the callee only reads: the struct's value crosses (three .f32
 // parameters would take a st.param more than llc's .v2 + .b32), read from

@@ -8,7 +8,8 @@
 // RUN: %ptxcc-opt %s --pass-pipeline='builtin.module(llvm.func(promote-local-arrays))' | %to-llvmir | %llc-sm90 -o /dev/null
 // The indices are written in the GEPs, where MLIR's own sroa and mem2reg
 // see them: they promote every array but @inner_array's (an index into the
-// struct before the array, which MLIR's SROA cannot split).
+// struct before the array, which MLIR's SROA cannot split) and @scale's
+// parameter copy (whole-aggregate loads).
 // RUN: %ptxcc-opt %s -split-input-file --pass-pipeline='builtin.module(llvm.func(promote-local-arrays),sroa,mem2reg)' | FileCheck %s --check-prefix=UPSTREAM
 
 // clang -O2's rotated loop: one block that tests at its end. Four copies of
@@ -316,4 +317,43 @@ llvm.func @fill_then_pick(%n: i32) -> i32 {
   %q = llvm.getelementptr %a[0, %i] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<8 x i32>
   %r = llvm.load %q {alignment = 4 : i64} : !llvm.ptr -> i32
   llvm.return %r : i32
+}
+
+// -----
+
+// A device function that writes its byval parameter at constant offsets
+// writes the .param itself, whose address PTX makes a .local copy (ptxas
+// adds it to the frame). The parameter is copied whole into a slot of its
+// own and every use moves there: SROA keeps it in registers, read with
+// ld.param. (A kernel's written byval parameter is lower-struct-args'
+// copy; one written at a dynamic index stays, @poke.)
+// CHECK-LABEL: llvm.func internal @scale(
+// CHECK-SAME: %[[M:[^:]*]]: !llvm.ptr {{{.*}}llvm.byval
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<"Mat4", (array<16 x f32>)> {alignment = 4 : i64}
+// CHECK-NEXT: %[[V:.*]] = llvm.load %[[M]] {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<"Mat4", (array<16 x f32>)>
+// CHECK-NEXT: llvm.store %[[V]], %[[SLOT]] {alignment = 4 : i64}
+// CHECK-NOT: %[[M]]
+// CHECK: llvm.store %{{.*}}, %[[SLOT]]
+// CHECK: llvm.load %[[SLOT]] {{.*}} -> !llvm.struct<"Mat4", (array<16 x f32>)>
+// (MLIR's sroa splits the slot to its array, which whole-aggregate loads
+// keep from mem2reg; llc's SROA promotes it.)
+// UPSTREAM-LABEL: llvm.func internal @scale(
+// UPSTREAM: llvm.alloca
+// expected-remark @+1 {{written byval parameter copied to registers: 64 bytes}}
+llvm.func internal @scale(%m: !llvm.ptr {llvm.byval = !llvm.struct<"Mat4", (array<16 x f32>)>, llvm.align = 4 : i64}, %s: f32) -> !llvm.struct<"Mat4", (array<16 x f32>)> {
+  %a = llvm.load %m {alignment = 4 : i64} : !llvm.ptr -> f32
+  %b = llvm.fmul %a, %s : f32
+  llvm.store %b, %m {alignment = 4 : i64} : f32, !llvm.ptr
+  %v = llvm.load %m {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<"Mat4", (array<16 x f32>)>
+  llvm.return %v : !llvm.struct<"Mat4", (array<16 x f32>)>
+}
+// CHECK-LABEL: llvm.func internal @poke(
+// CHECK-NOT: llvm.alloca
+// CHECK: llvm.return
+// UPSTREAM-LABEL: llvm.func internal @poke(
+llvm.func internal @poke(%m: !llvm.ptr {llvm.byval = !llvm.array<4 x f32>, llvm.align = 4 : i64}, %i: i32, %s: f32) -> f32 {
+  %p = llvm.getelementptr %m[0, %i] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<4 x f32>
+  llvm.store %s, %p {alignment = 4 : i64} : f32, !llvm.ptr
+  %a = llvm.load %m {alignment = 4 : i64} : !llvm.ptr -> f32
+  llvm.return %a : f32
 }

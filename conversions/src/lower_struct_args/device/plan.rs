@@ -90,6 +90,12 @@ fn flat_leaves<'c>(
     )
 }
 
+/// The largest aggregate (bytes) a local callee takes by value instead of
+/// through a `byval` pointer when it only reads its leaves: sixteen 32-bit
+/// registers, as much as one copy keeps in flight
+/// (`ptxcc_to_llvm`'s `MAX_INLINE_COPY_REGISTERS`).
+const BY_VALUE_LIMIT: u64 = 64;
+
 /// Parameter `index` of `func`'s body.
 fn parameter_value<'c, 'a>(func: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
     let entry = func.region_at(0).ok()?.first_block()?;
@@ -203,6 +209,28 @@ fn plan_parameter_of<'c>(
             let reads = parameter_value(func, index).and_then(|old| leaf_reads(layout, old, &leaves, Some(size)))?;
             Some((leaves, reads))
         });
+        // Above `flatten-threshold`, a local callee that only reads leaves
+        // takes the aggregate by value (the same `.param .b8[size]`): its
+        // callers' memory can then go (a caller that wrote its own copy of
+        // a byval parameter keeps it in registers and stores them into the
+        // `.param`, as nvcc does; issue 31's `scaler`). `plan_signature`
+        // keeps it `byval` where no call passes memory that would go.
+        if reads.is_none()
+            && linkage == Linkage::Local
+            && !always
+            && size > thresholds.flatten
+            && size <= BY_VALUE_LIMIT
+        {
+            let wide = Thresholds { flatten: BY_VALUE_LIMIT, ..*thresholds };
+            let large = flat_leaves(layout, aggregate, &wide, true).and_then(|leaves| {
+                let reads =
+                    parameter_value(func, index).and_then(|old| leaf_reads(layout, old, &leaves, Some(size)))?;
+                Some((leaves, reads))
+            });
+            if let Some((leaves, reads)) = large {
+                return ParamPlan::ByValue { ty: aggregate, align, leaves, in_entry: !reads.outside_entry() };
+            }
+        }
         if let Some((leaves, reads)) = reads.as_ref().filter(|(_, reads)| !reads.copies.is_empty()) {
             return ParamPlan::ByValue {
                 ty: aggregate,
@@ -294,6 +322,25 @@ fn passes_memory_that_would_go(call: OperationRef, argument: Value) -> bool {
         .is_some_and(|(caller, index)| parameter_attribute(caller, index, LLVM_BYVAL).is_some())
 }
 
+/// Whether the argument `argument` of `call` is local memory that would go
+/// if the call passed the aggregate's value: the caller's own stack slot,
+/// or a `byval` parameter the caller (a device function) writes, which
+/// `promote-local-arrays` copies into a slot SROA promotes. (A kernel's
+/// `byval` parameter is param space: passing its value frees nothing.)
+fn passes_local_memory(call: OperationRef, argument: Value) -> bool {
+    let root = crate::slots::pointer_root(argument);
+    if crate::kernel::defining_op(root, "llvm.alloca").is_some() {
+        return true;
+    }
+    crate::kernel::enclosing_function(call)
+        .filter(|caller| !is_kernel(*caller))
+        .and_then(|caller| Some((caller, crate::kernel::parameter_index(caller, root)?)))
+        .is_some_and(|(caller, index)| {
+            parameter_attribute(caller, index, LLVM_BYVAL).is_some()
+                && crate::slots::written_at_constant_offsets(root, true)
+        })
+}
+
 /// Plans `func` given every use of its symbol, or `None` when it keeps its
 /// signature.
 pub fn plan_function<'c, 'a>(
@@ -338,6 +385,16 @@ fn plan_signature<'c, 'a>(
         .into_iter()
         .enumerate()
         .map(|(index, ty)| match plan_parameter_of(func, index, ty, policy, linkage) {
+            // Above `flatten-threshold`, by value only where a call passes
+            // local memory that goes with it.
+            ParamPlan::ByValue { ty, .. }
+                if abi_type(ty).is_ok_and(|abi| layout.store_size(&abi) > thresholds.flatten)
+                    && !calls.iter().any(|call| {
+                        call_arguments(*call).get(index).is_some_and(|a| passes_local_memory(*call, *a))
+                    }) =>
+            {
+                ParamPlan::Keep
+            }
             // By value only where it frees memory at some call site, or
             // where the callee reads the struct outside its entry block
             // (kept, the parameter would sit in the callee's stack frame).
