@@ -12,8 +12,7 @@ use crate::{shim, Error};
 /// Only these are linked into `ptxcc-opt`, which keeps it about a third of
 /// the size of a binary that registers every MLIR dialect.
 pub fn register_dialects(registry: &DialectRegistry) {
-    // SAFETY: the registry is alive for the call.
-    unsafe { shim::ptxccRegisterDialects(registry.to_raw()) }
+    shim::register_dialects(registry.to_raw())
 }
 
 /// Makes `context` ready for ptxcc IR: appends the dialects of

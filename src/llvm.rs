@@ -17,10 +17,8 @@
 //!   passes used ([`ptx_target`]), as `mlir-translate --mlir-to-llvmir | llc
 //!   -mcpu=CHIP -mattr=+ptxNN` would.
 
-use melior::{
-    ir::{Module, Operation},
-    Context,
-};
+use melior::{ir::Module, Context};
+use ptxcc_conversions::ir::LlvmOp;
 use ptxcc_conversions::{
     abi::{signature::function_target, target::Target},
     ir::{body_ops, op_name},
@@ -100,15 +98,7 @@ pub fn input_kind(format: InputFormat, input: &[u8], filename: &str) -> InputKin
 /// parameters; `None` after reporting the problem (with its line and column
 /// for a parse error) as a diagnostic.
 pub fn import_llvm_ir<'c>(context: &'c Context, source: &[u8], filename: &str) -> Option<Module<'c>> {
-    let source_ref = shim::bytes_ref(source);
-    // SAFETY: the bytes and the name outlive the call; the result is owned
-    // by us.
-    let raw = unsafe { shim::ptxccImportLLVMIR(context.to_raw(), source_ref, shim::string_ref(filename)) };
-    if raw.ptr.is_null() {
-        return None;
-    }
-    // SAFETY: the importer returned a fresh, owned builtin.module.
-    Module::from_operation(unsafe { Operation::from_raw(raw) })
+    ptxcc_conversions::ir::import_llvm_ir(context, source, filename)
 }
 
 /// The values of every `chip=` and `ptx=` option in `pipeline` (MLIR's
@@ -155,7 +145,7 @@ pub fn pipeline_target_options(pipeline: &str) -> Result<(Option<String>, Option
 /// decide by ([`Target::resolve`]).
 pub fn ptx_target(module: &Module, pipeline: Option<&str>) -> Result<Target, String> {
     let (chip, ptx) = pipeline.map(pipeline_target_options).transpose()?.unwrap_or_default();
-    let first_function = body_ops(module.as_operation()).into_iter().find(|op| op_name(*op) == "llvm.func");
+    let first_function = body_ops(module.as_operation()).into_iter().find(|op| LlvmOp::of(*op) == LlvmOp::Func);
     let target = match first_function {
         Some(function) => function_target(function, chip.as_deref(), ptx),
         None => Target::resolve(chip.as_deref(), ptx, None, None),
@@ -176,20 +166,9 @@ pub fn emit_ptx(module: &Module, target: &Target) -> Result<String, Option<Strin
         ));
     }
     let features = format!("+ptx{}", target.ptx);
-    // SAFETY: the module is alive; the strings and the buffer outlive the call.
-    let (text, ok) = shim::collect_text(|append, buffer| unsafe {
-        shim::ptxccEmitPTX(
-            module.as_operation().to_raw(),
-            shim::string_ref(&target.chip),
-            shim::string_ref(&features),
-            append,
-            buffer,
-        )
-    });
-    if ok {
-        Ok(String::from_utf8_lossy(&text).into_owned())
-    } else {
-        Err(None)
+    match shim::emit_ptx(module.as_operation().to_raw(), &target.chip, &features) {
+        Some(text) => Ok(String::from_utf8_lossy(&text).into_owned()),
+        None => Err(None),
     }
 }
 
@@ -200,8 +179,7 @@ pub fn emit_ptx(module: &Module, target: &Target) -> Result<String, Option<Strin
 /// not from a library that shares the process with other LLVM users.
 pub fn exit_on_llvm_fatal_error(input_name: &str) {
     let prefix = format!("{input_name}: ");
-    // SAFETY: the shim copies the prefix.
-    unsafe { shim::ptxccExitOnFatalError(shim::string_ref(&prefix)) };
+    shim::exit_on_fatal_error(&prefix);
 }
 
 #[cfg(test)]

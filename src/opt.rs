@@ -6,7 +6,7 @@
 //! reused.
 
 use melior::{
-    ir::{operation::OperationLike, Module, Operation, OperationRef},
+    ir::{operation::OperationLike, Module, OperationRef},
     pass::{PassIrPrintingOptions, PassManager},
     Context,
 };
@@ -252,8 +252,7 @@ fn process_piece(
         Err(error) => return (vec![plain_error(error.to_string())], false),
     };
     context.set_allow_unregistered_dialects(config.allow_unregistered_dialect);
-    // SAFETY: the context is alive.
-    unsafe { shim::ptxccContextSetPrintOpOnDiagnostic(context.to_raw(), config.verify_diagnostics.is_none()) };
+    shim::set_print_op_on_diagnostic(context.to_raw(), config.verify_diagnostics.is_none());
     let collector = DiagnosticCollector::attach(&context);
     let result = transform(config, &context, kind, source, filename, output, leak);
     let mut diagnostics = collector.take();
@@ -422,15 +421,7 @@ fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -
 /// Parses MLIR text or bytecode into a module; `None` after reporting the
 /// errors as diagnostics.
 fn parse_module<'c>(context: &'c Context, source: &[u8], filename: &str) -> Option<Module<'c>> {
-    let source_ref = shim::bytes_ref(source);
-    // SAFETY: the bytes and the name outlive the call; the result is owned
-    // by us. MLIR's parser reads bytecode as well as text.
-    let raw = unsafe { shim::ptxccParseModule(context.to_raw(), source_ref, shim::string_ref(filename)) };
-    if raw.ptr.is_null() {
-        return None;
-    }
-    // SAFETY: the parser returned a fresh, owned builtin.module.
-    Module::from_operation(unsafe { Operation::from_raw(raw) })
+    ptxcc_conversions::ir::parse_module(context, source, filename)
 }
 
 /// `module` as MLIR text with a final newline (generic op form with
@@ -459,22 +450,14 @@ pub struct PrintFlags {
 
 /// [`write_module`] with every printing flag.
 pub fn write_module_with(module: &Module, flags: PrintFlags, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
-    // SAFETY: the module is alive; the stream outlives the call.
-    let (written, ()) = shim::write_text(sink, |write, stream| unsafe {
-        shim::ptxccPrintOperation(module.as_operation().to_raw(), flags.generic, flags.debug_info, write, stream)
-    });
-    written?;
+    shim::print_operation(module.as_operation().to_raw(), flags.generic, flags.debug_info, sink)?;
     sink.write_all(b"\n")
 }
 
 /// Translates `module` to LLVM IR text; `None` after reporting errors as
 /// diagnostics.
 pub fn translate_to_llvm_ir(module: &Module) -> Option<String> {
-    // SAFETY: the module is alive; the buffer outlives the call.
-    let (text, ok) = shim::collect_text(|append, buffer| unsafe {
-        shim::ptxccTranslateToLLVMIR(module.as_operation().to_raw(), append, buffer)
-    });
-    ok.then(|| String::from_utf8_lossy(&text).into_owned())
+    shim::translate_to_llvm_ir(module.as_operation().to_raw()).map(|text| String::from_utf8_lossy(&text).into_owned())
 }
 
 #[cfg(test)]

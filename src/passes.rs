@@ -6,6 +6,7 @@
 //! `registry` on both.
 
 use melior::pass::OperationPassManager;
+use ptxcc_conversions::ir::LLVM_FUNC;
 use ptxcc_conversions::{
     pass::{PtxccPass, MODULE_OPS},
     OptionError, OptionInfo,
@@ -70,7 +71,7 @@ pub(crate) fn check_module_anchor(pass: &'static str, anchor: &str) -> Result<()
 /// pass on modules must be given a module pass manager.
 fn add_pass<T: PtxccPass>(pm: &OperationPassManager, anchor: &str, text: &str) -> Result<(), AddPassError> {
     let options = T::parse(text)?;
-    if T::ANCHOR == "llvm.func" {
+    if T::ANCHOR == LLVM_FUNC {
         on_functions(pm, anchor, |functions| functions.add_pass(options.create_pass()));
         if MODULE_OPS.contains(&anchor) {
             pm.add_pass(options.create_nested_functions_pass());
@@ -85,9 +86,9 @@ fn add_pass<T: PtxccPass>(pm: &OperationPassManager, anchor: &str, text: &str) -
 /// Runs `add` on a pass manager for `llvm.func` ops: `pm` itself when it is
 /// anchored there, a nested one otherwise.
 pub(crate) fn on_functions(pm: &OperationPassManager, anchor: &str, add: impl FnOnce(&OperationPassManager)) {
-    if anchor == "llvm.func" {
+    if anchor == LLVM_FUNC {
         add(pm);
     } else {
-        add(&pm.nested_under("llvm.func"));
+        add(&pm.nested_under(LLVM_FUNC));
     }
 }

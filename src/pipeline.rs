@@ -59,7 +59,7 @@ impl Stage {
     }
 
     fn on_functions(&self) -> bool {
-        self.info.anchor == "llvm.func"
+        self.info.anchor == ptxcc_conversions::ir::LLVM_FUNC
     }
 }
 
@@ -309,8 +309,7 @@ impl AnyPassManager for OperationPassManager<'_, '_> {
 
 /// The op name `pm` is anchored on (`builtin.module`, `gpu.module`, ...).
 pub fn anchor_of(pm: &impl AnyPassManager) -> String {
-    // SAFETY: the pass manager is alive; the name is copied at once.
-    unsafe { shim::to_string(shim::ptxccOpPassManagerAnchor(pm.op_pass_manager().to_raw())) }
+    shim::op_pass_manager_anchor(pm.op_pass_manager().to_raw())
 }
 
 /// Adds the whole pipeline to `pm`, a pass manager on `builtin.module` or

@@ -6,12 +6,8 @@
 //! then reads `builtin.module(convert-ptxcc-to-llvm{vector-copy=false},cse)`
 //! and calls back into [`PassInfo::add`] with the options text.
 
-use std::{
-    ffi::{c_char, c_void, CString},
-    sync::Once,
-};
+use std::sync::Once;
 
-use melior::pass::OperationPassManager;
 use ptxcc_conversions::abi_report::AbiReportOptions;
 
 pub use crate::passes::{AddPassError, PassInfo};
@@ -55,8 +51,7 @@ pub fn upstream_passes() -> &'static [(String, String)] {
 pub fn register_passes() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        // SAFETY: registration functions of the shim; the registry is global.
-        unsafe { shim::ptxccRegisterUpstreamPasses() };
+        shim::register_upstream_passes();
         register_ptxcc_passes();
     });
 }
@@ -66,51 +61,19 @@ pub fn register_passes() {
 pub fn register_ptxcc_passes() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        for (index, pass) in PASSES.iter().enumerate() {
-            // SAFETY: the strings are 'static and the callback is valid for
-            // the life of the process; `index` is passed as the user data.
-            unsafe {
-                shim::ptxccRegisterPassPipeline(
-                    shim::string_ref(pass.name),
-                    shim::string_ref(pass.summary),
-                    build_registered,
-                    index as *mut c_void,
-                );
-            }
+        for pass in PASSES.iter() {
+            let add = pass.add;
+            shim::register_pass_pipeline(
+                pass.name,
+                pass.summary,
+                Box::new(move |pm, anchor, options| {
+                    ptxcc_conversions::ir::with_op_pass_manager(pm, |pm| {
+                        add(pm, anchor, options).map_err(|problem| problem.to_string())
+                    })
+                }),
+            );
         }
     });
-}
-
-unsafe extern "C" fn build_registered(
-    user_data: *mut c_void,
-    pm: shim::MlirOpPassManager,
-    anchor: shim::MlirStringRef,
-    options: shim::MlirStringRef,
-    error: *mut *mut c_char,
-) -> bool {
-    let Some(pass) = PASSES.get(user_data as usize) else { return false };
-    // SAFETY: MLIR passes live strings and pass manager for the call.
-    let (anchor, options, pm) =
-        unsafe { (shim::to_string(anchor), shim::to_string(options), OperationPassManager::from_raw(pm)) };
-    let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.add)(&pm, &anchor, &options)));
-    let message = match added {
-        Ok(Ok(())) => return true,
-        Ok(Err(problem)) => problem.to_string(),
-        Err(_) => format!("internal error while adding pass '{}'", pass.name),
-    };
-    let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
-    // SAFETY: the C++ side frees the string with free().
-    unsafe { *error = libc_strdup(&message) };
-    false
-}
-
-/// A malloc'ed copy of `text`, for the C++ side to free.
-fn libc_strdup(text: &CString) -> *mut c_char {
-    unsafe extern "C" {
-        fn strdup(text: *const c_char) -> *mut c_char;
-    }
-    // SAFETY: `text` is a valid C string.
-    unsafe { strdup(text.as_ptr()) }
 }
 
 #[cfg(test)]
@@ -208,8 +171,8 @@ mod tests {
     #[test]
     fn module_passes_are_refused_under_other_ops() {
         let context = create_context().expect("context");
-        for pass in PASSES.iter().filter(|pass| pass.anchor != "llvm.func") {
-            for anchor in ["llvm.func", "any", "func.func"] {
+        for pass in PASSES.iter().filter(|pass| pass.anchor != ptxcc_conversions::ir::LLVM_FUNC) {
+            for anchor in [ptxcc_conversions::ir::LLVM_FUNC, "any", "func.func"] {
                 let pm = PassManager::new(&context);
                 let error = crate::parse_pass_pipeline(&pm, &format!("builtin.module({anchor}({}))", pass.name))
                     .expect_err(pass.name);
@@ -218,14 +181,15 @@ mod tests {
         }
         let pm = PassManager::new(&context);
         assert!(matches!(
-            crate::add_pipeline(&pm.nested_under("llvm.func"), &PipelineOptions::default()),
+            crate::add_pipeline(&pm.nested_under(ptxcc_conversions::ir::LLVM_FUNC), &PipelineOptions::default()),
             Err(AddPassError::Anchor { .. })
         ));
 
         let collector = crate::diagnostics::DiagnosticCollector::attach(&context);
         let mut module = melior::ir::Module::parse(&context, "llvm.func @f() { llvm.return }").expect("parses");
         let pm = PassManager::new(&context);
-        pm.nested_under("llvm.func").add_pass(crate::create_lower_struct_args_pass(&LowerStructArgsOptions::default()));
+        pm.nested_under(ptxcc_conversions::ir::LLVM_FUNC)
+            .add_pass(crate::create_lower_struct_args_pass(&LowerStructArgsOptions::default()));
         assert!(pm.run(&mut module).is_err());
         let reported: Vec<String> = collector.take().into_iter().map(|d| d.message).collect();
         assert!(

@@ -33,6 +33,7 @@
 //! target allows: 4096 before PTX 8.1 or below sm_70, 32764 from PTX 8.1 on
 //! sm_70 and newer. `llc` checks nothing; `ptxas` fails late.
 
+use crate::ir::LlvmOp;
 use std::fmt::Write as _;
 
 use crate::ir::{HashMap, HashSet};
@@ -52,7 +53,7 @@ use crate::{
         signature::{address_taken_functions, call_site_signature, function_signature},
         AbiError, AbiType, ArgClass, CallSequence, Callee, DataLayout, FunctionSignature, Target, Thresholds,
     },
-    ir::{nested_ops, op_name},
+    ir::nested_ops,
     options::TargetOptions,
     pass::PtxccPass,
 };
@@ -80,7 +81,7 @@ declare_pass! {
             "byval arguments above this many bytes are flagged as unsupported"
         ),
     }
-    pass "ptxcc-abi-report" (PtxccAbiReport) on "builtin.module":
+    pass "ptxcc-abi-report" (PtxccAbiReport) on crate::ir::BUILTIN_MODULE:
         "Print each function's PTX prototype and parameter ABI (stderr); error on kernels over the param-space limit";
     fn run(&self, module) -> bool {
         let mut text = String::new();
@@ -334,7 +335,7 @@ pub fn call_sequences<'c, 'a>(
 ) -> Result<Vec<(OperationRef<'c, 'a>, CallSequence)>, AbiError> {
     let mut sequences = Vec::new();
     for op in nested_ops(func) {
-        if op_name(op) != "llvm.call" {
+        if LlvmOp::of(op) != LlvmOp::Call {
             continue;
         }
         let Some((site, callee)) = call_site_signature(op, functions, taken)? else { continue };

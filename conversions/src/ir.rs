@@ -10,16 +10,24 @@
 
 mod access;
 mod attributes;
+mod context;
+mod io;
+mod llvm;
 mod ops;
 mod parallel;
+mod rewriter;
 mod symbols;
 mod types;
 mod values;
 
 pub use access::*;
 pub use attributes::*;
+pub use context::*;
+pub use io::*;
+pub use llvm::*;
 pub use ops::*;
 pub use parallel::*;
+pub use rewriter::*;
 pub use symbols::*;
 pub use types::*;
 pub use values::*;
@@ -87,6 +95,88 @@ mod tests {
             "use operand_at/result_at/region_at/successor_at/argument_at:\n{}",
             offenders.join("\n")
         );
+    }
+
+    /// The `.rs` files of the passes, the dialect and the driver that are
+    /// outside the IR module: (path relative to the workspace, text).
+    fn files_outside_the_ir_module() -> Vec<(String, String)> {
+        let conversions = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let workspace = conversions.parent().expect("the conversions crate is in the workspace");
+        let (ir_file, ir_dir) = (conversions.join("src/ir.rs"), conversions.join("src/ir"));
+        let roots = [
+            conversions.join("src"),
+            workspace.join("src"),
+            workspace.join("dialect/src"),
+            workspace.join("plugin/src"),
+        ];
+        let mut found = Vec::new();
+        for root in roots.iter().filter(|root| root.is_dir()) {
+            for path in rust_files(root) {
+                if path == ir_file || path.starts_with(&ir_dir) {
+                    continue;
+                }
+                let relative = path.strip_prefix(workspace).unwrap_or(&path).display().to_string();
+                found.push((relative, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+        found
+    }
+
+    /// The code of a line: without its comment.
+    fn code(line: &str) -> &str {
+        line.split("//").next().unwrap_or_default()
+    }
+
+    /// `unsafe` lives in the IR module and the shim; elsewhere only these
+    /// documented exceptions (file, number of `unsafe` keywords in code):
+    /// read-only planning on the context's thread pool (`parallel_chunks`),
+    /// the driver's verifier thread, and glibc's `mallopt` (its declaration
+    /// and its call).
+    #[test]
+    fn unsafe_stays_in_the_ir_module_and_the_shim() {
+        let allowed = [
+            ("conversions/src/lower_struct_args.rs", 1),
+            ("conversions/src/lower_struct_args/rounds.rs", 2),
+            ("conversions/src/lower_struct_args/symbols.rs", 1),
+            ("src/opt.rs", 1),
+            ("src/bin/ptxcc-opt.rs", 2),
+        ];
+        let mut offenders = Vec::new();
+        let mut total = 0;
+        for (path, text) in files_outside_the_ir_module() {
+            let count: usize = text.lines().map(|line| code(line).matches("unsafe").count()).sum();
+            total += count;
+            let expected = allowed.iter().find(|(file, _)| *file == path).map_or(0, |(_, n)| *n);
+            if count != expected {
+                offenders.push(format!("{path}: {count} (expected {expected})"));
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "unsafe outside conversions/src/ir and the shim: add a safe function to the IR module instead:\n{}",
+            offenders.join("\n")
+        );
+        assert!(total <= 10, "{total} unsafe blocks outside the IR module and the shim");
+    }
+
+    /// LLVM op names are spelled in the IR module only (`LlvmOp` and its
+    /// views): a string literal outside it that is an LLVM op's name (or an
+    /// intrinsic's, `llvm.intr.*`) fails.
+    #[test]
+    fn llvm_op_names_are_spelled_only_in_the_ir_module() {
+        let names = super::LlvmOp::all_names();
+        let mut offenders = Vec::new();
+        for (path, text) in files_outside_the_ir_module() {
+            for (number, line) in text.lines().enumerate() {
+                let code = code(line);
+                for literal in code.split('"').skip(1).step_by(2) {
+                    if names.contains(&literal) || literal.starts_with("llvm.intr.") {
+                        offenders.push(format!("{path}:{}: \"{literal}\"", number + 1));
+                    }
+                }
+            }
+        }
+        assert!(offenders.is_empty(), "use ir::LlvmOp and the typed views instead of:\n{}", offenders.join("\n"));
     }
 
     /// The raw C API is named only here (`ir.rs` and `ir/`) and in the shim

@@ -5,6 +5,7 @@
 //! `mlir-translate --import-llvm` makes of clang's `ptx_kernel`) or by the
 //! `nvvm.kernel` attribute (what MLIR's GPU lowering produces).
 
+use crate::ir::LlvmOp;
 use crate::ir::OperationExt;
 use melior::ir::{
     attribute::{ArrayAttribute, Attribute},
@@ -12,8 +13,8 @@ use melior::ir::{
     BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value,
 };
 
+use crate::context::context_of;
 use crate::ir::{dictionary, dictionary_entries, LlvmLinkage};
-use crate::{context::context_of, ir::op_name};
 
 pub use ptxcc_dialect::attributes::{LLVM_BYVAL, NVVM_GRID_CONSTANT, NVVM_KERNEL};
 
@@ -28,7 +29,7 @@ pub fn is_kernel(func: OperationRef) -> bool {
     let Ok(cconv) = func.attribute("CConv") else { return false };
     // Attributes are uniqued: compare with the one for `ptx_kernelcc`.
     let context = context_of(func);
-    cconv == crate::ir::ptx_kernel_cconv(&context)
+    cconv == crate::ir::ptx_kernel_cconv(context)
 }
 
 /// The linkage of `func` (an `llvm.func`; `external` when not written).
@@ -53,15 +54,12 @@ pub fn is_variadic(func: OperationRef) -> bool {
 
 /// The parameter types of an `llvm.func`.
 pub fn parameter_types<'c>(func: OperationRef<'c, '_>) -> Vec<Type<'c>> {
-    let Some(ty) = function_type(func) else { return Vec::new() };
-    // SAFETY: `function_type` is the function's `!llvm.func` type.
-    unsafe { crate::ir::llvm_function_inputs(ty) }
+    function_type(func).and_then(crate::ir::as_llvm_function).map_or_else(Vec::new, |ty| ty.inputs())
 }
 
 /// The result type of an `llvm.func` (`!llvm.void` for none).
 pub fn result_type<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
-    // SAFETY: `function_type` is the function's `!llvm.func` type.
-    function_type(func).map(|t| unsafe { crate::ir::llvm_function_result(t) })
+    function_type(func).and_then(crate::ir::as_llvm_function).map(|ty| ty.return_type())
 }
 
 /// Whether nothing outside its symbol table can refer to `func`: local
@@ -87,11 +85,11 @@ pub fn has_exact_definition(func: OperationRef) -> bool {
 }
 
 /// The function type of an `llvm.func`: an `!llvm.func` type (what the
-/// `llvm.func` verifier requires), which the unchecked `ir` accessors of
-/// function types may read. `None` for any other op (a `func.func`'s
+/// `llvm.func` verifier requires; read it through
+/// [`crate::ir::as_llvm_function`]). `None` for any other op (a `func.func`'s
 /// `function_type` is a builtin function type).
 pub fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<melior::ir::Type<'c>> {
-    if op_name(func) != "llvm.func" {
+    if LlvmOp::of(func) != LlvmOp::Func {
         return None;
     }
     crate::ir::type_attribute(func, "function_type")
@@ -101,7 +99,7 @@ pub fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<melior::ir::Type<
 pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let mut current = Some(op);
     while let Some(candidate) = current {
-        if op_name(candidate) == "llvm.func" {
+        if LlvmOp::of(candidate) == LlvmOp::Func {
             return Some(candidate);
         }
         current = candidate.parent_operation();
@@ -153,7 +151,7 @@ pub fn operand_alignment(op: OperationRef, index: usize) -> u64 {
     let allocated = op
         .operand_at(index)
         .ok()
-        .and_then(|pointer| defining_op(pointer, "llvm.alloca"))
+        .and_then(|pointer| defining_op(pointer, LlvmOp::Alloca))
         .and_then(|alloca| crate::ir::integer_attribute(alloca, "alignment"))
         .and_then(|a| u64::try_from(a).ok())
         .unwrap_or(1);
@@ -172,11 +170,11 @@ pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, nam
             existing.and_then(|array| array.element(position).ok()).map(dictionary_entries).unwrap_or_default();
         if position == index {
             entries.retain(|(key, _)| crate::ir::identifier_text(*key) != name);
-            entries.push((Identifier::new(&context, name), value));
+            entries.push((Identifier::new(context, name), value));
         }
-        dictionaries.push(dictionary(&context, &entries));
+        dictionaries.push(dictionary(context, &entries));
     }
-    let array = ArrayAttribute::new(&context, &dictionaries);
+    let array = ArrayAttribute::new(context, &dictionaries);
     crate::ir::set_attribute(func, "arg_attrs", array.into());
 }
 
@@ -184,7 +182,7 @@ pub fn set_parameter_attribute<'c>(func: OperationRef<'c, '_>, index: usize, nam
 pub fn mark_kernel(func: OperationRef) {
     if !func.has_attribute(NVVM_KERNEL) {
         let context = context_of(func);
-        let unit = Attribute::unit(&context);
+        let unit = Attribute::unit(context);
         crate::ir::set_discardable_attribute(func, NVVM_KERNEL, unit);
     }
 }
@@ -195,15 +193,14 @@ pub fn parameter_count(func: OperationRef) -> usize {
     if let Some(entry) = entry_block(func) {
         return entry.argument_count();
     }
-    // SAFETY: `function_type` is the function's `!llvm.func` type.
-    function_type(func).map_or(0, |t| unsafe { crate::ir::llvm_function_input_count(t) })
+    function_type(func).and_then(crate::ir::as_llvm_function).map_or(0, |ty| ty.input_count())
 }
 
 /// Whether a value is produced by an op of the given name, and that op.
-pub fn defining_op<'c, 'a>(value: Value<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>, kind: LlvmOp) -> Option<OperationRef<'c, 'a>> {
     let result = crate::ir::as_result(value)?;
     let owner = result.owner();
-    (op_name(owner) == name).then_some(owner)
+    (LlvmOp::of(owner) == kind).then_some(owner)
 }
 
 /// The `opt-byval` value `lower-struct-args` recorded
@@ -245,7 +242,7 @@ mod tests {
         let module = Module::parse(&context, text).expect("parses");
         let func = crate::ir::nested_ops(module.as_operation())
             .into_iter()
-            .find(|op| matches!(crate::ir::op_name(*op), "llvm.func" | "test.func"));
+            .find(|op| LlvmOp::of(*op) == LlvmOp::Func || crate::ir::op_name(*op) == "test.func");
         assert_eq!(func.map(is_kernel), Some(expected));
     }
 }

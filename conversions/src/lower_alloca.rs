@@ -64,7 +64,7 @@
 //! share slots whose lifetimes do not overlap, so its `__local_depot` size
 //! can differ either way.
 
-use crate::ir::OperationExt;
+use crate::ir::LlvmOp;
 use melior::{
     ir::{
         attribute::{IntegerAttribute, TypeAttribute},
@@ -82,10 +82,7 @@ use crate::options::declare_pass;
 use crate::{
     abi::{mlir::abi_type, DataLayout},
     context::context_of,
-    ir::{
-        addrspacecast, detached, first_result, integer_attribute, integer_constant, op_name, replace_uses,
-        type_attribute, uses, EraseList,
-    },
+    ir::{addrspacecast, first_result, integer_attribute, integer_constant, type_attribute, uses},
     options::{LlvmOptAfter, TargetOptions},
     pass::PtxccPass,
     slots,
@@ -129,7 +126,7 @@ declare_pass! {
         /// The target `llc` compiles for: whether it has PTX's `alloca`.
         pub target: TargetOptions = group(),
     }
-    pass "lower-alloca" (LowerAlloca) on "llvm.func":
+    pass "lower-alloca" (LowerAlloca) on crate::ir::LLVM_FUNC:
         "Move stack slots to the local address space (one cast back to generic), hoist constant-size ones to the entry block";
     fn run(&self, function) -> bool {
         lower_alloca(function, self).is_ok()
@@ -150,6 +147,8 @@ pub enum LowerAllocaError {
 /// On a dynamic alloca without `dynamic-alloca-size`, reports it at its
 /// location and changes nothing.
 pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<(), LowerAllocaError> {
+    // Every op the pass erases is freed when it returns ([`Rewriter`]).
+    let mut rewriter = crate::ir::Rewriter::new();
     // The allocas to rewrite: generic ones, and (in the form llc 22 needs)
     // those written in space 5.
     let mut targets: Vec<_> = allocas(func)
@@ -198,28 +197,29 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     // never promoted (fuzz seed 71).
     let hoisted = |alloca: &OperationRef| options.hoist_allocas || alloca.block().is_some_and(|b| b == entry);
     let mut anchor = entry.first_operation();
-    while let Some(op) = anchor.filter(|op| targets.contains(op) || op_name(*op) == "llvm.mlir.constant") {
+    while let Some(op) = anchor.filter(|op| targets.contains(op) || LlvmOp::of(*op) == LlvmOp::Constant) {
         anchor = op.next_in_block();
     }
     let Some(entry_anchor) = anchor else { return Ok(()) };
     let context = context_of(func);
-    let local = pointer_type(&context, address_space::LOCAL);
-    let generic = pointer_type(&context, address_space::GENERIC);
+    let local = pointer_type(context, address_space::LOCAL);
+    let generic = pointer_type(context, address_space::GENERIC);
     let slot_type = if options.local_allocas { local } else { generic };
     // The old slots (and their size constants) go once every slot is
     // replaced: an old slot is the insertion point of its replacement.
-    let mut dead = EraseList::new();
     for alloca in targets {
         let location = alloca.location();
-        let Ok(size) = alloca.operand_at(0) else { continue };
+        let Some(size) = crate::ir::Alloca::of(alloca).map(crate::ir::Alloca::count) else { continue };
         let count = alloca_count(alloca);
         let attributes = slot_attributes(alloca, count.is_none());
-        let new = OperationBuilder::new("llvm.alloca", location).add_attributes(&attributes).add_results(&[slot_type]);
+        let new = OperationBuilder::new(LlvmOp::Alloca.name(), location)
+            .add_attributes(&attributes)
+            .add_results(&[slot_type]);
         // A new size: the element count, or a dynamic one's reserved bytes.
         let (ty, count) = match count {
             Some(count) => (size.r#type(), count),
             None => {
-                (IntegerType::new(&context, 64).into(), i64::try_from(options.dynamic_alloca_size).unwrap_or(i64::MAX))
+                (IntegerType::new(context, 64).into(), i64::try_from(options.dynamic_alloca_size).unwrap_or(i64::MAX))
             }
         };
         // A slot of another block stays where it is: llc's own
@@ -260,30 +260,28 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         // alloca or poison"); everything else goes through the casts.
         for user in uses(old) {
             if matches!(
-                op_name(user.owner),
-                "llvm.intr.lifetime.start" | "llvm.intr.lifetime.end" | "llvm.intr.dbg.declare" | "llvm.intr.dbg.value"
+                LlvmOp::of(user.owner),
+                LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd | LlvmOp::DbgDeclare | LlvmOp::DbgValue
             ) {
                 // The new alloca dominates every user of the old one.
                 crate::ir::set_operand(user.owner, user.index, slot);
             }
         }
-        replace_uses(old, replacement);
-        dead.erase(alloca);
-        if let Some(constant) = crate::kernel::defining_op(size, "llvm.mlir.constant") {
+        rewriter.replace_uses(old, replacement);
+        rewriter.erase_later(alloca);
+        if let Some(constant) = crate::kernel::defining_op(size, LlvmOp::Constant) {
             // (Another slot may share the constant.)
-            dead.erase_if_unused(constant);
+            rewriter.erase_later_if_unused(constant);
         }
     }
-    // SAFETY: the slots are all replaced; nothing reads the old ones after.
-    unsafe { dead.finish() };
+    // The slots are all replaced; nothing reads the old ones after.
+    rewriter.flush();
     Ok(())
 }
 
 /// The result of a newly inserted op that has exactly one.
-fn owned<'c, 'a>(value: Option<Value>) -> Value<'c, 'a> {
-    // SAFETY: the op was just inserted into the function body, which
-    // outlives the pass.
-    unsafe { detached(value.expect("one result")) }
+fn owned<'c, 'a>(value: Option<Value<'c, 'a>>) -> Value<'c, 'a> {
+    value.expect("one result")
 }
 
 /// The attributes of the alloca replacing `alloca`: the same, except that a
@@ -291,11 +289,7 @@ fn owned<'c, 'a>(value: Option<Value>) -> Value<'c, 'a> {
 fn slot_attributes<'c>(alloca: OperationRef<'c, '_>, dynamic: bool) -> Vec<(Identifier<'c>, Attribute<'c>)> {
     let mut attributes: Vec<_> = alloca.attributes().collect();
     if dynamic {
-        // SAFETY: `context_ref` outlives every use of the reference (melior's
-        // `to_ref` points into the `ContextRef` itself); the attributes hold
-        // the raw context, which outlives them.
-        let context_ref = alloca.context();
-        let context: &'c melior::Context = unsafe { context_ref.to_ref() };
+        let context = crate::ir::context_of(alloca);
         let align = integer_attribute(alloca, "alignment").filter(|a| *a > 0).or_else(|| {
             let element = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
             i64::try_from(DataLayout::nvptx64().pref_align(&element)).ok()

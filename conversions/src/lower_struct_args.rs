@@ -136,7 +136,7 @@ declare_pass! {
             "flatten every aggregate within flatten-threshold as seed 000 does, even where one .param per leaf takes more st.param/ld.param than llc's .v2/.v4 parts (false: only where it costs no more; a byval pointer then passes the aggregate's value)"
         ),
     }
-    pass "lower-struct-args" (LowerStructArgs) on "builtin.module":
+    pass "lower-struct-args" (LowerStructArgs) on crate::ir::BUILTIN_MODULE:
         "Lower kernel byval parameters: param-space loads, cvta.param for read-only escapes, local copies only when written";
     fn run(&self, module) -> bool {
         lower_struct_args(module, self).is_ok()
@@ -176,12 +176,14 @@ pub fn lower_struct_args(
     module: OperationRef,
     options: &LowerStructArgsOptions,
 ) -> Result<LoweringSummary, LowerStructArgsError> {
+    // Every op the lowering erases is freed when it returns ([`Rewriter`]).
+    let mut rewriter = crate::ir::Rewriter::new();
     if !holds_only_gpu_modules(module) {
-        return lower_module(module, options);
+        return lower_module(module, options, &mut rewriter);
     }
     let (mut summary, mut kernels, mut problems) = (Vec::new(), 0, 0);
     for gpu_module in body_ops(module).into_iter().filter(|op| op_name(*op) == "gpu.module") {
-        match lower_module(gpu_module, options) {
+        match lower_module(gpu_module, options, &mut rewriter) {
             Ok(done) => summary.extend(done),
             Err(LowerStructArgsError::Kernels { kernels: k, problems: p }) => {
                 kernels += k;
@@ -219,6 +221,7 @@ fn holds_only_gpu_modules(module: OperationRef) -> bool {
 fn lower_module<'c, 'a>(
     module: OperationRef<'c, 'a>,
     options: &LowerStructArgsOptions,
+    rewriter: &mut crate::ir::Rewriter,
 ) -> Result<LoweringSummary, LowerStructArgsError> {
     let launched_from_host = op_name(module) == "gpu.module";
     let no_flattening;
@@ -232,11 +235,11 @@ fn lower_module<'c, 'a>(
     crate::ir::set_discardable_attribute(
         module,
         ptxcc_dialect::attributes::OPT_BYVAL,
-        BoolAttribute::new(&context, options.opt_byval).into(),
+        BoolAttribute::new(context, options.opt_byval).into(),
     );
     let layout = DataLayout::default();
     let mut targets = TargetCache::default();
-    let symbols = lower_device_functions(module, options, &layout, &mut targets);
+    let symbols = lower_device_functions(module, options, &layout, &mut targets, rewriter);
     // After the device functions: the kernels' calls now pass what the
     // callees' new signatures ask for, and callee bodies are final. One
     // analysis (and its table of functions) serves the device check and the
@@ -275,7 +278,7 @@ fn lower_module<'c, 'a>(
                 plans.retain(reads_at_known_places);
             }
             let name = crate::abi::signature::function_name(func);
-            rewrite_arguments(func, &plans);
+            rewrite_arguments(func, &plans, rewriter);
             summary.extend(plans.iter().map(|plan| (name.clone(), plan.index, plan.strategy)));
         }
     };
@@ -395,8 +398,7 @@ fn byval_parameters<'c, 'a>(
         let Some(byval) = parameter_attribute(func, index, LLVM_BYVAL) else { continue };
         let Ok(mlir_type) = TypeAttribute::try_from(byval).map(|t| t.value()) else { continue };
         let Ok(argument) = entry.argument_at(index) else { continue };
-        // SAFETY: the argument lives as long as the function body.
-        let value = unsafe { Value::from_raw(argument.to_raw()) };
+        let value = Value::from(argument);
         if pointer_address_space(value.r#type()) != Some(address_space::GENERIC) {
             continue;
         }

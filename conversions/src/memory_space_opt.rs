@@ -69,6 +69,7 @@
 //! }
 //! ```
 
+use crate::ir::LlvmOp;
 use crate::ir::{BlockExt, HashMap, OperationExt};
 
 use melior::{
@@ -88,10 +89,7 @@ use crate::spaces::{is_generic_pointer, key, SpaceRules};
 use crate::options::declare_pass;
 use crate::{
     context::context_of,
-    ir::{
-        addrspacecast, as_argument, as_result, detached, first_result, has_no_uses, nested_ops, op_name, replace_uses,
-        EraseList,
-    },
+    ir::{addrspacecast, as_argument, as_result, first_result, has_no_uses, nested_ops, op_name, Rewriter},
     kernel::{is_kernel, parameter_count, parameter_has},
     options::LlvmOptAfter,
     pass::PtxccPass,
@@ -120,7 +118,7 @@ declare_pass! {
         /// memory after it; a local view before it hides the slot's alignment).
         pub llvm_opt_after: LlvmOptAfter = option("llvm-opt-after", "auto", LlvmOptAfter::DESCRIPTION),
     }
-    pass "memory-space-opt" (MemorySpaceOpt) on "llvm.func":
+    pass "memory-space-opt" (MemorySpaceOpt) on crate::ir::LLVM_FUNC:
         "Infer the address space of generic pointers and move loads, stores, atomics and memory intrinsics there";
     fn run(&self, function) -> bool {
         memory_space_opt(function, self).is_ok()
@@ -167,12 +165,12 @@ pub struct MemorySpaceStats {
 /// The pointer operands of a memory op: (operand index, whether it writes,
 /// whether it is atomic).
 fn memory_operands(op: OperationRef) -> &'static [(usize, bool, bool)] {
-    match op_name(op) {
-        "llvm.load" => &[(0, false, false)],
-        "llvm.store" => &[(1, true, false)],
-        "llvm.atomicrmw" | "llvm.cmpxchg" => &[(0, true, true)],
-        "llvm.intr.memcpy" | "llvm.intr.memcpy.inline" | "llvm.intr.memmove" => &[(0, true, false), (1, false, false)],
-        "llvm.intr.memset" | "llvm.intr.memset.inline" => &[(0, true, false)],
+    match LlvmOp::of(op) {
+        LlvmOp::Load => &[(0, false, false)],
+        LlvmOp::Store => &[(1, true, false)],
+        LlvmOp::AtomicRmw | LlvmOp::CmpXchg => &[(0, true, true)],
+        LlvmOp::Memcpy | LlvmOp::MemcpyInline | LlvmOp::Memmove => &[(0, true, false), (1, false, false)],
+        LlvmOp::Memset | LlvmOp::MemsetInline => &[(0, true, false)],
         _ => &[],
     }
 }
@@ -189,12 +187,14 @@ fn allowed(space: u32, writes: bool, atomic: bool, kernel: bool) -> bool {
 }
 
 /// Builds pointers in specific spaces for generic ones (memoized).
-struct Materializer<'c, 'a> {
+struct Materializer<'c, 'a, 'r> {
     analysis: SpaceAnalysis,
     memo: HashMap<usize, Value<'c, 'a>>,
+    /// The pass run's rewriter (the clones go through it).
+    rewriter: &'r Rewriter,
 }
 
-impl<'c, 'a> Materializer<'c, 'a> {
+impl<'c: 'a, 'a> Materializer<'c, 'a, '_> {
     /// `value` (generic, inferred in `space`) as a `!llvm.ptr<space>` value.
     fn specific(&mut self, value: Value<'c, 'a>, space: u32) -> Value<'c, 'a> {
         if let Some(found) = self.memo.get(&key(value)) {
@@ -210,55 +210,47 @@ impl<'c, 'a> Materializer<'c, 'a> {
             // A block argument: one cast at the top of its block, located at
             // the function.
             let argument = as_argument(value).expect("a value is a result or argument");
-            let block = argument.owner();
+            let block = crate::ir::argument_block(argument);
             let func = block.parent_operation().expect("a block of a function body");
             let context = context_of(func);
-            let cast = addrspacecast(value, pointer_type(&context, space), func.location());
+            let cast = addrspacecast(value, pointer_type(context, space), func.location());
             let cast = match block.first_operation() {
                 Some(first) => block.insert_operation_before(first, cast),
                 None => block.append_operation(cast),
             };
-            // SAFETY: the cast is owned by the function body, which outlives
-            // the rewrite.
-            return unsafe { detached(first_result(cast).expect("one result")) };
+            return first_result(cast).expect("one result");
         };
         let op = result.owner();
         let context = context_of(op);
-        let target = pointer_type(&context, space);
-        // SAFETY: an operand of an op of the function body, which outlives
-        // the rewrite.
-        let from = (op.operand_count() > 0).then(|| op.operand_at(0).ok().map(|v| unsafe { detached(v) })).flatten();
-        match op_name(op) {
-            "llvm.addrspacecast" if from.is_some_and(|f| pointer_address_space(f.r#type()) == Some(space)) => {
+        let target = pointer_type(context, space);
+        let from = (op.operand_count() > 0).then(|| op.operand_at(0).ok()).flatten();
+        match LlvmOp::of(op) {
+            LlvmOp::AddrSpaceCast if from.is_some_and(|f| pointer_address_space(f.r#type()) == Some(space)) => {
                 return from.expect("checked");
             }
-            names::PARAM_TO_GENERIC if space == address_space::PARAM => {
+            _ if space == address_space::PARAM && op_name(op) == names::PARAM_TO_GENERIC => {
                 if let Some(from) = from {
                     return from;
                 }
             }
-            "llvm.getelementptr" | "llvm.select" => {
-                let positions: &[usize] = if op_name(op) == "llvm.getelementptr" { &[0] } else { &[1, 2] };
+            LlvmOp::Gep | LlvmOp::Select => {
+                let positions: &[usize] = if LlvmOp::of(op) == LlvmOp::Gep { &[0] } else { &[1, 2] };
                 let specific: Vec<_> = positions
                     .iter()
                     .map(|p| {
-                        // SAFETY: an operand of an op of the function body, which
-                        // outlives the rewrite.
-                        let operand = unsafe { detached(op.operand_at(*p).expect("a GEP base or select arm")) };
+                        let operand = op.operand_at(*p).expect("a GEP base or select arm");
                         (*p, if is_generic_pointer(operand) { self.specific(operand, space) } else { operand })
                     })
                     .collect();
                 // Inserted right after the op; its operands dominate the
                 // original, hence the clone.
-                let clone = crate::ir::clone(op);
+                let clone = self.rewriter.clone(op);
                 let block = op.block().expect("an op in a block");
                 let clone = block.insert_operation_after(op, clone);
                 for (position, operand) in specific {
                     crate::ir::set_operand(clone, position, operand);
                 }
-                // SAFETY: the clone is owned by the function body, which
-                // outlives the rewrite.
-                let value = unsafe { detached(first_result(clone).expect("one result")) };
+                let value = first_result(clone).expect("one result");
                 // Retyping the clone's result before anything uses it.
                 value.set_type(target);
                 return value;
@@ -267,9 +259,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
         }
         let block = op.block().expect("an op in a block");
         let cast = block.insert_operation_after(op, addrspacecast(value, target, op.location()));
-        // SAFETY: the cast is owned by the function body, which outlives the
-        // rewrite.
-        unsafe { detached(first_result(cast).expect("one result")) }
+        first_result(cast).expect("one result")
     }
 }
 
@@ -315,6 +305,8 @@ pub fn memory_space_opt(
     func: OperationRef,
     options: &MemorySpaceOptOptions,
 ) -> Result<MemorySpaceStats, MemorySpaceOptError> {
+    // Every op the pass erases is freed when it returns ([`Rewriter`]).
+    let mut rewriter = Rewriter::new();
     let ops = nested_ops(func);
     check_opt_byval(func, &ops, options)?;
     // The conversion's checks, before any cast folds away: a param-space
@@ -324,8 +316,11 @@ pub fn memory_space_opt(
         return Err(MemorySpaceOptError::InvalidPtxccOps(problems));
     }
     let kernel = is_kernel(func);
-    let mut materializer =
-        Materializer { analysis: SpaceAnalysis::new(func, &ops, &options.space_rules()), memo: HashMap::default() };
+    let mut materializer = Materializer {
+        analysis: SpaceAnalysis::new(func, &ops, &options.space_rules()),
+        memo: HashMap::default(),
+        rewriter: &rewriter,
+    };
     let mut stats = MemorySpaceStats::default();
     // Address computations in use now; those left without uses at the end
     // are erased.
@@ -355,7 +350,7 @@ pub fn memory_space_opt(
     for op in &ops {
         // Cast pairs: generic -> N of a pointer known in N, and
         // generic -> N -> generic.
-        if op_name(*op) == "llvm.addrspacecast" || op_name(*op) == names::GENERIC_TO_AS {
+        if LlvmOp::of(*op) == LlvmOp::AddrSpaceCast || op_name(*op) == names::GENERIC_TO_AS {
             let (Ok(source), Some(result)) = (op.operand_at(0), first_result(*op)) else { continue };
             let to = pointer_address_space(result.r#type());
             let known = is_generic_pointer(source)
@@ -365,14 +360,14 @@ pub fn memory_space_opt(
             if let Some(space) = known {
                 if allowed(space, false, false, kernel) {
                     let specific = materializer.specific(source, space);
-                    replace_uses(result, specific);
+                    rewriter.replace_uses(result, specific);
                     stats.folded_casts += 1;
                 }
             } else if to == Some(address_space::GENERIC) {
-                if let Some(inner) = crate::kernel::defining_op(source, "llvm.addrspacecast") {
+                if let Some(inner) = crate::kernel::defining_op(source, LlvmOp::AddrSpaceCast) {
                     let original = inner.operand_at(0).ok().filter(|v| is_generic_pointer(*v));
                     if let Some(original) = original {
-                        replace_uses(result, original);
+                        rewriter.replace_uses(result, original);
                         stats.folded_casts += 1;
                     }
                 }
@@ -381,12 +376,10 @@ pub fn memory_space_opt(
     }
     // Users first; erasing one tries its operands' definers again, so a
     // chain of dead GEPs goes whole whatever the order of its blocks.
-    let mut dead = EraseList::new();
     for op in live.iter().rev() {
-        dead.erase_if_unused(*op);
+        rewriter.erase_later_if_unused(*op);
     }
-    // SAFETY: nothing erased these ops before; nothing reads them after.
-    unsafe { dead.finish() };
+    rewriter.flush();
     Ok(stats)
 }
 
@@ -401,9 +394,9 @@ fn merges_pointers(pointer: Value) -> bool {
     for _ in 0..64 {
         let Some(result) = as_result(current) else { return true };
         let op = result.owner();
-        match op_name(op) {
-            "llvm.select" => return true,
-            "llvm.getelementptr" | "llvm.addrspacecast" => match op.operand_at(0) {
+        match LlvmOp::of(op) {
+            LlvmOp::Select => return true,
+            LlvmOp::Gep | LlvmOp::AddrSpaceCast => match op.operand_at(0) {
                 Ok(base) => current = base,
                 Err(_) => return false,
             },
@@ -415,10 +408,8 @@ fn merges_pointers(pointer: Value) -> bool {
 
 /// Whether `op` only computes an address (erasable when unused).
 fn is_address(op: OperationRef) -> bool {
-    matches!(
-        op_name(op),
-        "llvm.addrspacecast" | "llvm.getelementptr" | "llvm.select" | names::PARAM_TO_GENERIC | names::GENERIC_TO_AS
-    )
+    matches!(LlvmOp::of(op), LlvmOp::AddrSpaceCast | LlvmOp::Gep | LlvmOp::Select)
+        || matches!(op_name(op), names::PARAM_TO_GENERIC | names::GENERIC_TO_AS)
 }
 
 /// The `memory-space-opt` pass, anchored on `llvm.func`.

@@ -10,6 +10,7 @@
 //! walks) collects first and works outside the callback, or contains its own
 //! panics.
 
+use crate::ir::LlvmOp;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
@@ -113,8 +114,7 @@ struct PtxccExternal<F>(F);
 
 impl<'c, F: FnMut(OperationRef<'c, '_>, ExternalPass<'_>) + Clone> RunExternalPass<'c> for PtxccExternal<F> {
     fn initialize(&mut self, context: ContextRef<'c>) {
-        // SAFETY: `context` lives for the call; `to_ref` points into it.
-        let context = unsafe { context.to_ref() };
+        let context = crate::ir::context_ref(context);
         // A failure shows later, as ops that do not verify.
         let _ = ptxcc_dialect::load(context);
     }
@@ -183,7 +183,7 @@ pub fn nested_functions_pass(pass: &'static str, body: impl Fn(OperationRef) -> 
                     // the whole module cost as much as a pass on large modules.
                     let mut ok = true;
                     for op in body_ops(module) {
-                        if op_name(op) != "llvm.func" && op.region_count() > 0 {
+                        if LlvmOp::of(op) != LlvmOp::Func && op.region_count() > 0 {
                             for func in module_functions(op) {
                                 ok &= body(func);
                             }
@@ -234,7 +234,7 @@ mod tests {
 
     impl PtxccPass for Panicking {
         const NAME: &'static str = "TestPanicking";
-        const ANCHOR: &'static str = "llvm.func";
+        const ANCHOR: &'static str = crate::ir::LLVM_FUNC;
         const ID: &'static PassId = &PANICKING_ID;
 
         fn run(&self, _: OperationRef) -> bool {
@@ -260,7 +260,7 @@ mod tests {
         )
         .expect("parses");
         let pm = PassManager::new(&context);
-        pm.nested_under("llvm.func").add_pass(Panicking.create_pass());
+        pm.nested_under(crate::ir::LLVM_FUNC).add_pass(Panicking.create_pass());
         pm.add_pass(Panicking.create_nested_functions_pass());
         assert!(pm.run(&mut module).is_err());
         let reported = std::mem::take(&mut *messages.lock().unwrap());

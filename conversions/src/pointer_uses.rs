@@ -5,10 +5,11 @@
 //! param-space reads, the read-only analysis (`lower_struct_args::readonly`)
 //! follows derived pointers and stops at the first write or capture.
 
+use crate::ir::LlvmOp;
 use melior::ir::{Value, ValueLike};
 use ptxcc_dialect::types::pointer_address_space;
 
-use crate::ir::{op_name, successor_argument, OperationExt, Use};
+use crate::ir::{successor_argument, OperationExt, Use};
 
 /// What a use of a pointer does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +56,7 @@ pub enum PointerUse<'c, 'a> {
     /// through it, the destination of a copy, a `memset`).
     Write {
         /// The op that writes.
-        by: &'c str,
+        by: LlvmOp,
     },
     /// The pointer itself is stored to memory.
     Stored,
@@ -69,11 +70,6 @@ pub enum PointerUse<'c, 'a> {
     Other,
 }
 
-/// Whether an op only carries debug information about its operands.
-pub fn is_debug_info(name: &str) -> bool {
-    matches!(name, "llvm.intr.dbg.declare" | "llvm.intr.dbg.value" | "llvm.intr.dbg.label")
-}
-
 /// Whether `op` is atomic (has a non-default `ordering`).
 pub fn is_atomic(op: melior::ir::OperationRef) -> bool {
     crate::ir::integer_attribute(op, "ordering").unwrap_or(0) != 0
@@ -83,37 +79,32 @@ pub fn is_atomic(op: melior::ir::OperationRef) -> bool {
 pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
     let op = used.owner;
     let result = || op.result_at(0).ok().map(Value::from);
-    let name = op_name(op);
-    match name {
-        "llvm.getelementptr" => PointerUse::Gep {
+    match LlvmOp::of(op) {
+        LlvmOp::Gep => PointerUse::Gep {
             base: used.index == 0,
             one_pointer: op.result_at(0).is_ok_and(|r| pointer_address_space(r.r#type()).is_some()),
             result: result(),
         },
-        "llvm.addrspacecast" => PointerUse::Cast {
+        LlvmOp::AddrSpaceCast => PointerUse::Cast {
             result: result(),
             space: op.result_at(0).ok().and_then(|r| pointer_address_space(r.r#type())),
         },
-        "llvm.select" => PointerUse::Select { result: result() },
-        "llvm.br" | "llvm.cond_br" => PointerUse::BlockArgument(successor_argument(op, used.index)),
-        "llvm.load" => PointerUse::Load { atomic: is_atomic(op) },
-        "llvm.icmp" => PointerUse::Compare,
-        "llvm.intr.assume" => PointerUse::Assume,
-        name if is_debug_info(name) => PointerUse::DebugInfo,
-        "llvm.store" if used.index == 1 => PointerUse::Write { by: "llvm.store" },
-        "llvm.store" => PointerUse::Stored,
+        LlvmOp::Select => PointerUse::Select { result: result() },
+        LlvmOp::Br | LlvmOp::CondBr => PointerUse::BlockArgument(successor_argument(op, used.index)),
+        LlvmOp::Load => PointerUse::Load { atomic: is_atomic(op) },
+        LlvmOp::ICmp => PointerUse::Compare,
+        LlvmOp::Assume => PointerUse::Assume,
+        kind if kind.is_debug_info() => PointerUse::DebugInfo,
+        LlvmOp::Store if used.index == 1 => PointerUse::Write { by: LlvmOp::Store },
+        LlvmOp::Store => PointerUse::Stored,
         // A copy reads operand 1 and writes operand 0; a fill writes.
-        "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline" if used.index == 1 => {
-            PointerUse::CopySource
+        LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline if used.index == 1 => PointerUse::CopySource,
+        by @ (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline | LlvmOp::Memset | LlvmOp::MemsetInline) => {
+            PointerUse::Write { by }
         }
-        by @ ("llvm.intr.memcpy"
-        | "llvm.intr.memmove"
-        | "llvm.intr.memcpy.inline"
-        | "llvm.intr.memset"
-        | "llvm.intr.memset.inline") => PointerUse::Write { by },
-        "llvm.call" => PointerUse::CallOperand,
-        "llvm.ptrtoint" => PointerUse::PtrToInt,
-        "llvm.return" => PointerUse::Returned,
+        LlvmOp::Call => PointerUse::CallOperand,
+        LlvmOp::PtrToInt => PointerUse::PtrToInt,
+        LlvmOp::Return => PointerUse::Returned,
         _ => PointerUse::Other,
     }
 }

@@ -82,7 +82,7 @@ use ptxcc_dialect::verify::emit_remark;
 
 use crate::{
     abi::frame::allocas,
-    ir::{as_result, first_result, fold_gep_index, EraseList, HashSet, OperationExt},
+    ir::{as_result, first_result, fold_gep_index, HashSet, OperationExt, Rewriter},
     options::declare_pass,
     pass::PtxccPass,
 };
@@ -127,7 +127,7 @@ declare_pass! {
             "a remark at every alloca with a dynamic index: promoted (bytes, loops) or kept in local memory, and why"
         ),
     }
-    pass "promote-local-arrays" (PromoteLocalArrays) on "llvm.func":
+    pass "promote-local-arrays" (PromoteLocalArrays) on crate::ir::LLVM_FUNC:
         "Unroll counted loops that index per-thread arrays so that the arrays become registers, within a register and size budget";
     fn run(&self, function) -> bool {
         promote_local_arrays(function, self);
@@ -176,9 +176,11 @@ pub fn promote_local_arrays<'c>(
     func: OperationRef<'c, '_>,
     options: &PromoteLocalArraysOptions,
 ) -> Vec<(Location<'c>, Decision)> {
+    // Every op the pass erases is freed when it returns ([`Rewriter`]).
+    let mut rewriter = crate::ir::Rewriter::new();
     let budget = options.max_registers.saturating_mul(4);
     // Written byval parameters first: their copies take from the budget.
-    let copied = params::copy_written_byval(func, budget);
+    let copied = params::copy_written_byval(func, budget, &rewriter);
     let copied_bytes: u64 = copied.iter().map(|(_, bytes)| bytes).sum();
     let mut decisions: Vec<(Location<'c>, Decision)> =
         copied.into_iter().map(|(location, bytes)| (location, Decision::Copied(bytes))).collect();
@@ -272,24 +274,21 @@ pub fn promote_local_arrays<'c>(
         let Some(next) = next else { break };
         headers.remove(&cfg.blocks[next.header].to_raw().ptr);
         if let Ok(loop_) = counted(&cfg, &next, options.max_trip_count) {
-            let mut erase = EraseList::new();
-            unroll::unroll(&cfg, &loop_, &mut erase);
+            unroll::unroll(&cfg, &loop_, &mut rewriter);
             drop(loop_);
-            // SAFETY: the listed ops (the old back edge, dead exit tests)
-            // are live and nothing refers to them: the CFG and the loop are
-            // dropped or rebuilt before the next use.
-            unsafe { erase.finish() };
+            // (The old back edge, dead exit tests: the CFG and the loop are
+            // dropped or rebuilt before the next use.)
+            rewriter.flush();
         }
     }
 
     // Every index of a promoted alloca is now a constant, and the others'
     // dynamic accesses are selects.
-    let mut erase = EraseList::new();
     for plan in &selects {
-        select::expand(plan, &mut erase);
+        select::expand(plan, &mut rewriter);
     }
     for &alloca in &promoted {
-        memset::expand_memsets(alloca, &mut erase);
+        memset::expand_memsets(alloca, &mut rewriter);
     }
     for alloca in promoted {
         let Some(root) = first_result(alloca) else { continue };
@@ -299,14 +298,12 @@ pub fn promote_local_arrays<'c>(
                 let Ok(operand) = gep.operand_at(index) else { continue };
                 let Some(value) = evaluate(operand, &Env::default()) else { continue };
                 if fold_gep_index(gep, index, value.signed() as i64) {
-                    list_expression(operand, &mut erase);
+                    list_expression(operand, &mut rewriter);
                 }
             }
         }
     }
-    // SAFETY: the listed ops are live index computations nothing else
-    // holds.
-    unsafe { erase.finish() };
+    rewriter.flush();
     report(decisions, options)
 }
 
@@ -327,7 +324,7 @@ fn report<'c>(
 /// Lists the ops that compute `value` (an index expression, see
 /// [`eval`]) for erasure where nothing else uses them, the counter
 /// constants at their leaves included.
-fn list_expression(value: melior::ir::Value, erase: &mut EraseList) {
+fn list_expression(value: melior::ir::Value, rewriter: &mut Rewriter) {
     let mut work = vec![value];
     let mut seen = HashSet::default();
     while let Some(value) = work.pop() {
@@ -335,7 +332,7 @@ fn list_expression(value: melior::ir::Value, erase: &mut EraseList) {
         if !seen.insert(op.to_raw().ptr) || op.region_count() > 0 {
             continue;
         }
-        erase.erase_if_unused(op);
+        rewriter.erase_later_if_unused(op);
         work.extend((0..op.operand_count()).filter_map(|i| op.operand_at(i).ok()));
     }
 }

@@ -22,6 +22,7 @@ pub mod copy_loop;
 mod copy_param;
 mod load_param;
 
+use crate::ir::LlvmOp;
 use melior::{
     ir::{
         operation::{OperationLike, WalkOrder, WalkResult},
@@ -57,7 +58,7 @@ declare_pass! {
         /// 001's `nvptx-byval-vector`); scalars of at most 8 bytes otherwise.
         pub vector_copy: bool = option("vector-copy", "true", "expand copies with v4/v2 accesses when the alignment allows"),
     }
-    pass "convert-ptxcc-to-llvm" (ConvertPtxccToLlvm) on "llvm.func":
+    pass "convert-ptxcc-to-llvm" (ConvertPtxccToLlvm) on crate::ir::LLVM_FUNC:
         "Lower every ptxcc op to LLVM/NVVM-dialect ops (ld.param, cvta.param, vectorised copies)";
     fn run(&self, function) -> bool {
         convert_ptxcc_to_llvm(function, self).is_ok()
@@ -150,8 +151,8 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
     copy_loop::expand_copy_loops(root, options);
 
     let context = context_of(root);
-    let patterns = RewritePatternSet::new(&context);
-    populate_ptxcc_to_llvm_patterns(&patterns, &context, options);
+    let patterns = RewritePatternSet::new(context);
+    populate_ptxcc_to_llvm_patterns(&patterns, context, options);
     melior::walk_and_apply_patterns(root, patterns.freeze());
 
     let mut left = 0;
@@ -186,11 +187,7 @@ impl<'c> Emitter<'c> {
     /// Inserts `operation` before the op being replaced and returns its first
     /// result (if any).
     pub fn emit(&self, operation: melior::ir::Operation<'c>) -> Option<melior::ir::Value<'c, 'c>> {
-        let inserted = self.rewriter.insert(operation);
-        let result = crate::ir::first_result(inserted)?;
-        // SAFETY: the result belongs to an op owned by the IR, which outlives
-        // this rewrite; melior values carry no ownership.
-        Some(unsafe { melior::ir::Value::from_raw(result.to_raw()) })
+        crate::ir::insert_through(&self.rewriter, operation)
     }
 
     /// `base` advanced by `offset` bytes (an i8 `llvm.getelementptr`; `base`
@@ -216,7 +213,7 @@ impl<'c> Emitter<'c> {
         to: melior::ir::Type<'c>,
     ) -> Option<melior::ir::Value<'c, 'c>> {
         self.emit(
-            melior::ir::operation::OperationBuilder::new("llvm.addrspacecast", self.location)
+            melior::ir::operation::OperationBuilder::new(LlvmOp::AddrSpaceCast.name(), self.location)
                 .add_operands(&[value])
                 .add_results(&[to])
                 .build()
@@ -233,43 +230,33 @@ pub(crate) fn add_lowering<F>(patterns: &RewritePatternSet, context: &Context, r
 where
     F: for<'c> Fn(&Emitter<'c>, OperationRef<'c, 'c>) -> Option<Vec<melior::ir::Value<'c, 'c>>> + 'static,
 {
-    let pattern = melior::create_op_rewrite_pattern(
-        root,
-        1,
-        context,
-        move |_, raw_op, raw_rewriter| {
-            // SAFETY: MLIR hands the callback a live op and rewriter; the
-            // lifetimes melior attaches to them are phantom.
-            let (op, base) = unsafe { (OperationRef::from_raw(raw_op), crate::ir::rewriter_base(raw_rewriter)) };
-            base.set_insertion_point_before(op);
-            let context = context_of(op);
-            let emitter = Emitter { rewriter: base, context: &context, location: op.location() };
-            // A panic cannot unwind through MLIR's pattern driver: it becomes
-            // an error at the op, which then stays (and fails the pass).
-            let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lower(&emitter, op)));
-            let lowered = match lowered {
-                Ok(lowered) => lowered,
-                Err(_) => {
-                    emit_error(
-                        op.location(),
-                        "internal error while lowering this op; please report it with the input that caused it",
-                    );
-                    None
-                }
-            };
-            match lowered {
-                Some(values) => {
-                    if values.is_empty() {
-                        base.erase_op(op);
-                    } else {
-                        base.replace_op_with_values(op, &values);
-                    }
-                    true
-                }
-                None => false,
+    crate::ir::add_op_pattern(patterns, context, root, move |op, base| {
+        base.set_insertion_point_before(op);
+        let context = context_of(op);
+        let emitter = Emitter { rewriter: base, context, location: op.location() };
+        // A panic cannot unwind through MLIR's pattern driver: it becomes
+        // an error at the op, which then stays (and fails the pass).
+        let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lower(&emitter, op)));
+        let lowered = match lowered {
+            Ok(lowered) => lowered,
+            Err(_) => {
+                emit_error(
+                    op.location(),
+                    "internal error while lowering this op; please report it with the input that caused it",
+                );
+                None
             }
-        },
-        &[],
-    );
-    patterns.add(pattern);
+        };
+        match lowered {
+            Some(values) => {
+                if values.is_empty() {
+                    base.erase_op(op);
+                } else {
+                    base.replace_op_with_values(op, &values);
+                }
+                true
+            }
+            None => false,
+        }
+    });
 }

@@ -9,6 +9,7 @@
 //! a slot; [`promotable`] whether it removes the slot entirely.
 
 use crate::ir::HashSet;
+use crate::ir::{LlvmOp, MemFill, MemTransfer, Store};
 
 use melior::ir::{operation::OperationLike, Value, ValueLike};
 use ptxcc_dialect::names;
@@ -60,9 +61,9 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
         }
         for used in uses(value) {
             let op = used.owner;
-            match (op_name(op), used.index) {
-                ("llvm.addrspacecast", _) => work.extend(first_result(op).map(|r| (r, offset))),
-                ("llvm.getelementptr", 0) if constant_gep(op) => {
+            match (LlvmOp::of(op), used.index) {
+                (LlvmOp::AddrSpaceCast, _) => work.extend(first_result(op).map(|r| (r, offset))),
+                (LlvmOp::Gep, 0) if constant_gep(op) => {
                     let step = crate::abi::mlir::gep_offset(layout, op);
                     let next = offset.zip(step).map(|(base, step)| base.wrapping_add(step));
                     work.extend(first_result(op).map(|r| (r, next)));
@@ -72,7 +73,7 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                 // seed 11735: 16 bytes where llc alone keeps the 2 of a
                 // dynamically indexed array). An index that may reach the
                 // whole slot leaves nothing to split.
-                ("llvm.getelementptr", 0) if !strict => {
+                (LlvmOp::Gep, 0) if !strict => {
                     let covered = offset.zip(dynamic_range(layout, op)).map(|(base, (start, size))| {
                         base.wrapping_add(start) <= 0
                             && base.wrapping_add(start).saturating_add(size as i64) >= slot_size as i64
@@ -82,27 +83,28 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                     }
                     work.extend(first_result(op).map(|r| (r, None)));
                 }
-                ("llvm.load", 0) | ("llvm.store", 1) if strict && op.has_attribute("volatile_") => return false,
-                ("llvm.load", 0) | ("llvm.store", 1) | (names::COPY_PARAM, 1) => {}
+                (LlvmOp::Load, 0) | (LlvmOp::Store, 1) if strict && op.has_attribute("volatile_") => return false,
+                (LlvmOp::Load, 0) | (LlvmOp::Store, 1) => {}
+                (_, 1) if op_name(op) == names::COPY_PARAM => {}
                 // The address looked at as a number: SROA still splits the
                 // slot (and keeps what must stay in memory).
-                ("llvm.ptrtoint" | "llvm.icmp", _) => {}
+                (LlvmOp::PtrToInt | LlvmOp::ICmp, _) => {}
                 // The address kept in a slot of its own and read back (every
                 // value of clang -O0): SROA promotes that slot first, and the
                 // loaded pointers are this one again.
-                ("llvm.store", 0) => match op.operand_at(1).ok().and_then(|slot| spill_loads(slot, root)) {
+                (LlvmOp::Store, 0) => match Store::of(op).and_then(|store| spill_loads(store.address(), root)) {
                     Some(loads) => work.extend(loads.into_iter().map(|l| (l, Some(0)))),
                     None => return false,
                 },
                 // SROA speculates the loads through a select or phi that
                 // only feeds loads.
-                ("llvm.select", 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
-                ("llvm.br" | "llvm.cond_br", _) if successor_argument(op, used.index).is_some_and(only_loaded) => {}
-                ("llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline", 0 | 1)
-                | ("llvm.intr.memset" | "llvm.intr.memset.inline", 0)
-                    if op.operand_at(2).is_ok_and(|length| constant_int(length).is_some()) => {}
-                ("llvm.intr.lifetime.start" | "llvm.intr.lifetime.end", _) => {}
-                (name, _) if name.starts_with("llvm.intr.dbg.") => {}
+                (LlvmOp::Select, 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
+                (LlvmOp::Br | LlvmOp::CondBr, _) if successor_argument(op, used.index).is_some_and(only_loaded) => {}
+                (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline, 0 | 1)
+                | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)
+                    if memory_length(op).is_some() => {}
+                (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
+                (kind, _) if kind.is_debug_info() => {}
                 _ => return false,
             }
         }
@@ -113,9 +115,9 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
 /// Bytes of the alloca `root` (0 when unknown, which no dynamic range
 /// covers).
 fn slot_size(layout: &DataLayout, root: Value) -> u64 {
-    crate::kernel::defining_op(root, "llvm.alloca")
+    crate::kernel::defining_op(root, LlvmOp::Alloca)
         .and_then(|alloca| {
-            let count = u64::try_from(constant_int(alloca.operand_at(0).ok()?)?).ok()?;
+            let count = u64::try_from(crate::abi::frame::alloca_count(alloca)?).ok()?;
             let ty = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
             Some(layout.alloc_size(&ty).saturating_mul(count))
         })
@@ -148,28 +150,27 @@ fn dynamic_range(layout: &DataLayout, gep: melior::ir::OperationRef) -> Option<(
 
 /// The pointer `pointer` is derived from through `llvm.addrspacecast`s and
 /// `llvm.getelementptr`s (itself when it is neither).
-pub fn pointer_root<'c, 'a>(pointer: Value<'c, 'a>) -> Value<'c, 'a> {
+pub fn pointer_root<'c: 'a, 'a>(pointer: Value<'c, 'a>) -> Value<'c, 'a> {
     let mut current = pointer;
-    while let Some(base) = crate::kernel::defining_op(current, "llvm.addrspacecast")
-        .or_else(|| crate::kernel::defining_op(current, "llvm.getelementptr"))
+    while let Some(base) = crate::kernel::defining_op(current, LlvmOp::AddrSpaceCast)
+        .or_else(|| crate::kernel::defining_op(current, LlvmOp::Gep))
         .and_then(|op| op.operand_at(0).ok())
     {
-        // SAFETY: an operand of an op in the IR `pointer` lives in.
-        current = unsafe { crate::ir::detached(base) };
+        current = base;
     }
     current
 }
 
 /// The `llvm.alloca` that `pointer` is, through casts and GEPs.
-pub fn root_alloca<'c, 'a>(pointer: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+pub fn root_alloca<'c: 'a, 'a>(pointer: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
     let root = pointer_root(pointer);
-    crate::kernel::defining_op(root, "llvm.alloca").map(|_| root)
+    crate::kernel::defining_op(root, LlvmOp::Alloca).map(|_| root)
 }
 
 /// The loads from `slot` when it is a slot of its own (an alloca, through
 /// casts) that only ever holds addresses into the alloca `root`: every use
 /// a load from it or a store into it of such an address.
-fn spill_loads<'c, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c, 'a>>> {
+fn spill_loads<'c: 'a, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c, 'a>>> {
     let slot_root = root_alloca(slot)?;
     if slot_root == root {
         return None;
@@ -179,11 +180,10 @@ fn spill_loads<'c, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c,
     while let Some(value) = work.pop() {
         for used in uses(value) {
             let op = used.owner;
-            match (op_name(op), used.index) {
-                ("llvm.addrspacecast", 0) => work.extend(first_result(op)),
-                // SAFETY: the load is an op of the IR the slot lives in.
-                ("llvm.load", 0) => loads.extend(first_result(op).map(|v| unsafe { crate::ir::detached(v) })),
-                ("llvm.store", 1) if op.operand_at(0).ok().and_then(root_alloca) == Some(root) => {}
+            match (LlvmOp::of(op), used.index) {
+                (LlvmOp::AddrSpaceCast, 0) => work.extend(first_result(op)),
+                (LlvmOp::Load, 0) => loads.extend(first_result(op)),
+                (LlvmOp::Store, 1) if Store::of(op).and_then(|store| root_alloca(store.value())) == Some(root) => {}
                 _ => return None,
             }
         }
@@ -194,10 +194,10 @@ fn spill_loads<'c, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c,
 /// Whether every use of `pointer` is a load from it, directly or through
 /// constant-index GEPs and address-space casts.
 fn only_loaded(pointer: Value) -> bool {
-    uses(pointer).iter().all(|used| match (op_name(used.owner), used.index) {
-        ("llvm.load", 0) => true,
-        ("llvm.addrspacecast", 0) => first_result(used.owner).is_some_and(only_loaded),
-        ("llvm.getelementptr", 0) => constant_gep(used.owner) && first_result(used.owner).is_some_and(only_loaded),
+    uses(pointer).iter().all(|used| match (LlvmOp::of(used.owner), used.index) {
+        (LlvmOp::Load, 0) => true,
+        (LlvmOp::AddrSpaceCast, 0) => first_result(used.owner).is_some_and(only_loaded),
+        (LlvmOp::Gep, 0) => constant_gep(used.owner) && first_result(used.owner).is_some_and(only_loaded),
         _ => false,
     })
 }
@@ -215,20 +215,25 @@ pub fn written_at_constant_offsets(pointer: Value, calls: bool) -> bool {
             let op = used.owner;
             let plain = !op.has_attribute("volatile_")
                 && crate::ir::integer_attribute(op, "ordering").is_none_or(|ordering| ordering == 0);
-            match (op_name(op), used.index) {
-                ("llvm.getelementptr", 0)
-                    if crate::ir::gep_indices(op).is_some_and(|i| i.iter().all(Option::is_some)) =>
-                {
+            match (LlvmOp::of(op), used.index) {
+                (LlvmOp::Gep, 0) if crate::ir::gep_indices(op).is_some_and(|i| i.iter().all(Option::is_some)) => {
                     work.extend(first_result(op))
                 }
-                ("llvm.load", 0) if plain => {}
-                ("llvm.store", 1) if plain => written = true,
-                ("llvm.intr.lifetime.start" | "llvm.intr.lifetime.end", _) => {}
-                ("llvm.call", _) if calls => {}
-                (name, _) if name.starts_with("llvm.intr.dbg.") => {}
+                (LlvmOp::Load, 0) if plain => {}
+                (LlvmOp::Store, 1) if plain => written = true,
+                (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
+                (LlvmOp::Call, _) if calls => {}
+                (kind, _) if kind.is_debug_info() => {}
                 _ => return false,
             }
         }
     }
     written
+}
+
+/// The constant length of a memory transfer or fill; `None` for a dynamic
+/// one, an `.inline` one (whose length is an attribute) and other ops.
+pub fn memory_length(op: melior::ir::OperationRef) -> Option<i64> {
+    let length = MemTransfer::of(op).map(MemTransfer::length).or_else(|| MemFill::of(op).map(MemFill::length))??;
+    constant_int(length)
 }

@@ -3,6 +3,7 @@
 //! block arguments. `memory-space-opt` rewrites with it; `ptxcc-verify`
 //! finds local pointers handed to a launch with it.
 
+use crate::ir::LlvmOp;
 use crate::ir::{BlockExt, HashMap, HashSet, OperationExt};
 
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
@@ -145,7 +146,7 @@ impl SpaceAnalysis {
             let source = source_space(*op, kernel, slots_local, options);
             analysis.spaces.insert(key(result), source.unwrap_or(Space::Unknown));
             if source.is_none() {
-                let positions: &[usize] = if op_name(*op) == "llvm.getelementptr" { &[0] } else { &[1, 2] };
+                let positions: &[usize] = if LlvmOp::of(*op) == LlvmOp::Gep { &[0] } else { &[1, 2] };
                 let sources = positions.iter().filter_map(|p| op.operand_at(*p).ok()).collect();
                 rules.insert(key(result), sources);
             }
@@ -223,7 +224,7 @@ impl SpaceAnalysis {
 /// `llvm.br`/`llvm.cond_br`) branches to.
 fn opaque_successors(ops: &[OperationRef]) -> HashSet<usize> {
     ops.iter()
-        .filter(|op| !matches!(op_name(**op), "llvm.br" | "llvm.cond_br"))
+        .filter(|op| !LlvmOp::of(**op).is_branch())
         .flat_map(|op| (0..op.successor_count()).filter_map(|i| op.successor_at(i).ok()))
         .map(|block| block.to_raw().ptr as usize)
         .collect()
@@ -233,17 +234,19 @@ fn opaque_successors(ops: &[OperationRef]) -> HashSet<usize> {
 /// source of the lattice (`None` for ops that propagate).
 fn source_space(op: OperationRef, kernel: bool, slots_local: bool, options: &SpaceRules) -> Option<Space> {
     let from = |index: usize| op.operand_at(index).ok().and_then(|v| pointer_address_space(v.r#type()));
-    match op_name(op) {
-        "llvm.getelementptr" | "llvm.select" => None,
-        "llvm.addrspacecast" => Some(match from(0) {
+    match LlvmOp::of(op) {
+        LlvmOp::Gep | LlvmOp::Select => None,
+        LlvmOp::AddrSpaceCast => Some(match from(0) {
             Some(address_space::PARAM) if !options.opt_byval => Space::Generic,
             Some(address_space::GENERIC) | None => Space::Generic,
             Some(space) => Space::Specific(space),
         }),
-        names::PARAM_TO_GENERIC if options.opt_byval => Some(Space::Specific(address_space::PARAM)),
-        "llvm.alloca" if slots_local => Some(Space::Specific(address_space::LOCAL)),
-        names::LOAD_PARAM if kernel && options.kernel_params_global => Some(Space::Specific(address_space::GLOBAL)),
-        "llvm.load" if kernel && options.kernel_params_global && from(0) == Some(address_space::PARAM) => {
+        _ if options.opt_byval && op_name(op) == names::PARAM_TO_GENERIC => Some(Space::Specific(address_space::PARAM)),
+        LlvmOp::Alloca if slots_local => Some(Space::Specific(address_space::LOCAL)),
+        _ if kernel && options.kernel_params_global && op_name(op) == names::LOAD_PARAM => {
+            Some(Space::Specific(address_space::GLOBAL))
+        }
+        LlvmOp::Load if kernel && options.kernel_params_global && from(0) == Some(address_space::PARAM) => {
             Some(Space::Specific(address_space::GLOBAL))
         }
         _ => Some(Space::Generic),

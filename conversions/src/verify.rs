@@ -23,6 +23,7 @@
 //! `error: vector atomics not supported on this architecture! 'llvm.atomicrmw fadd' on vector<2xf16> needs sm_90 and PTX 8.1 (atom .v2 .f16); the target is sm_80, PTX 7.0`.
 
 use crate::ir::{BlockExt, HashMap, HashSet, OperationExt};
+use crate::ir::{LlvmOp, Store};
 
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef, Type, ValueLike},
@@ -67,7 +68,7 @@ declare_pass! {
             "reject atomics the target has no instruction for (vector atomics below sm_90, 16-bit cas below sm_70, ...); false: only those llc cannot lower"
         ),
     }
-    pass "ptxcc-verify" (PtxccVerify) on "builtin.module":
+    pass "ptxcc-verify" (PtxccVerify) on crate::ir::BUILTIN_MODULE:
         "Reject IR that would become wrong or illegal PTX (local launch arguments, cvta.param in device functions, byval left with opt-byval, inexpressible variadics, param space, atomics the target lacks)";
     fn run(&self, module) -> bool {
         verify_module(module, self) == 0
@@ -237,9 +238,9 @@ pub fn atomic_requirement(
 fn atomic_of<'c>(op: OperationRef<'c, '_>) -> Option<(String, Type<'c>, bool)> {
     let ty = op.operand_at(1).ok()?.r#type();
     let system_scope = op.attribute("syncscope").ok().and_then(crate::ir::string_value).is_none_or(|s| s.is_empty());
-    let name = match op_name(op) {
-        "llvm.cmpxchg" => "cmpxchg".to_string(),
-        "llvm.atomicrmw" => {
+    let name = match LlvmOp::of(op) {
+        LlvmOp::CmpXchg => "cmpxchg".to_string(),
+        LlvmOp::AtomicRmw => {
             let code = integer_attribute(op, "bin_op")?;
             usize::try_from(code)
                 .ok()
@@ -252,13 +253,12 @@ fn atomic_of<'c>(op: OperationRef<'c, '_>) -> Option<(String, Type<'c>, bool)> {
 }
 
 /// The value a chain of casts and GEPs starts from.
-fn base_of<'c, 'a>(mut value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c, 'a> {
+fn base_of<'c: 'a, 'a>(mut value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c, 'a> {
     while let Some(result) = as_result(value) {
         let owner = result.owner();
-        match op_name(owner) {
-            "llvm.getelementptr" | "llvm.addrspacecast" | "llvm.bitcast" => match owner.operand_at(0) {
-                // SAFETY: an operand of an op in the IR `value` lives in.
-                Ok(source) => value = unsafe { crate::ir::detached(source) },
+        match LlvmOp::of(owner) {
+            LlvmOp::Gep | LlvmOp::AddrSpaceCast | LlvmOp::Bitcast => match owner.operand_at(0) {
+                Ok(source) => value = source,
                 Err(_) => break,
             },
             _ => break,
@@ -271,7 +271,7 @@ fn base_of<'c, 'a>(mut value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c
 fn is_parameter_buffer(value: melior::ir::Value) -> bool {
     as_result(base_of(value)).is_some_and(|result| {
         let owner = result.owner();
-        op_name(owner) == "llvm.call"
+        LlvmOp::of(owner) == LlvmOp::Call
             && owner
                 .attribute("callee")
                 .ok()
@@ -311,15 +311,16 @@ pub fn verify_function<'c>(
     };
     let mut analysis: Option<SpaceAnalysis> = None;
     for op in &ops {
-        let kind = op_name(*op);
+        let kind = LlvmOp::of(*op);
         // cvta.param outside kernels.
         if !kernel {
-            let from_param = kind == "llvm.addrspacecast"
+            let op_text = op_name(*op);
+            let from_param = kind == LlvmOp::AddrSpaceCast
                 && op.operand_at(0).is_ok_and(|v| pointer_address_space(v.r#type()) == Some(address_space::PARAM));
-            if kind == names::PARAM_TO_GENERIC || kind == names::PARAM_TO_GLOBAL || from_param {
+            if op_text == names::PARAM_TO_GENERIC || op_text == names::PARAM_TO_GLOBAL || from_param {
                 found.push((
                     op.location(),
-                    Violation::ParamToGenericInDevice { op: kind.to_string(), function: name.clone() },
+                    Violation::ParamToGenericInDevice { op: op_text.to_string(), function: name.clone() },
                 ));
             }
         }
@@ -328,7 +329,7 @@ pub fn verify_function<'c>(
             let analysis = analysis.get_or_insert_with(|| SpaceAnalysis::new(func, &ops, &space_options));
             analysis.specific(value) == Some(address_space::LOCAL)
         };
-        if kind == "llvm.call" {
+        if kind == LlvmOp::Call {
             if let Some((callee, Some(callee_func))) = direct_callee(*op, functions) {
                 if is_kernel(callee_func) {
                     for (index, argument) in call_arguments(*op).into_iter().enumerate() {
@@ -348,8 +349,8 @@ pub fn verify_function<'c>(
                 }
             }
         }
-        if kind == "llvm.store" {
-            if let (Ok(stored), Ok(address)) = (op.operand_at(0), op.operand_at(1)) {
+        if kind == LlvmOp::Store {
+            if let Some((stored, address)) = Store::of(*op).map(|store| (store.value(), store.address())) {
                 if pointer_address_space(stored.r#type()).is_some()
                     && is_parameter_buffer(address)
                     && local(&mut analysis, stored)
@@ -367,7 +368,7 @@ pub fn verify_function<'c>(
         // Atomics.
         if let (Some((atomic, ty, system_scope)), Ok(target)) = (atomic_of(*op), target.as_ref()) {
             let strict = options.strict_atomics;
-            if let Some(violation) = atomic_violation(kind, &atomic, ty, system_scope, target, strict, &layout) {
+            if let Some(violation) = atomic_violation(kind.name(), &atomic, ty, system_scope, target, strict, &layout) {
                 found.push((op.location(), violation));
             }
         }
@@ -447,7 +448,7 @@ fn verify_byval_rewritten<'c>(func: OperationRef<'c, '_>, name: &str, found: &mu
         let Ok(argument) = entry.argument_at(index) else { continue };
         let uses = crate::ir::uses(argument.into());
         let to_param = |user: OperationRef| {
-            op_name(user) == "llvm.addrspacecast"
+            LlvmOp::of(user) == LlvmOp::AddrSpaceCast
                 && crate::ir::first_result(user)
                     .is_some_and(|r| pointer_address_space(r.r#type()) == Some(address_space::PARAM))
         };

@@ -9,8 +9,7 @@ pub fn pointer_address_space(r#type: Type) -> Option<u32> {
 
 /// `!llvm.ptr<address_space>` in the type's context.
 pub fn pointer_type<'c>(context: &'c melior::Context, address_space: u32) -> Type<'c> {
-    // SAFETY: the shim built the type in the live context, which owns it.
-    unsafe { Type::from_raw(ptxcc_shim::llvm_pointer_type(context.to_raw(), address_space)) }
+    melior::dialect::llvm::r#type::pointer(context, address_space)
 }
 
 /// Whether `llvm.load` can load a value of `type` (ODS's `LLVM_LoadableType`

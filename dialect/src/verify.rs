@@ -100,8 +100,7 @@ fn c_message(message: &str) -> std::ffi::CString {
 /// no `emitRemark`).
 pub fn emit_remark(location: Location, message: &str) {
     let message = c_message(message);
-    // SAFETY: the location is alive and the string outlives the call.
-    unsafe { ptxcc_shim::ptxccEmitRemark(location.to_raw(), message.as_ptr()) }
+    ptxcc_shim::emit_remark(location.to_raw(), &message);
 }
 
 /// The problems of one op, as messages.

@@ -285,6 +285,17 @@ void ptxccPassManagerDump(MlirPassManager pm) {
 /// concurrently on the context's thread pool when the context is
 /// multi-threaded, else in order on the calling thread. Returns when every
 /// call has returned.
+/// Unlinks `op` from its block after dropping every reference it holds
+/// (its operands' uses, its successors' uses, those of the ops inside it):
+/// what `RewriterBase::eraseOp` does before freeing, without the free. The
+/// op stays allocated, owned by the caller, until `mlirOperationDestroy`.
+void ptxccOperationDetach(MlirOperation op) {
+  mlir::Operation *operation = unwrap(op);
+  operation->dropAllReferences();
+  if (operation->getBlock())
+    operation->remove();
+}
+
 void ptxccParallelFor(MlirContext context, size_t count,
                       void (*body)(size_t index, void *userData),
                       void *userData) {

@@ -7,7 +7,7 @@
 //! with the conversions crate's `ir` module, one of the two places that
 //! name `mlir_sys`: the crates below `ir` (the dialect) and the driver's
 //! few C API calls go through the safe functions here ([`write_text`],
-//! [`parallel_for`], [`llvm_pointer_type`], [`emit_error`], ...).
+//! [`parallel_for`], [`emit_remark`], [`emit_error`], ...).
 //!
 //! Those functions take raw C API handles, as the C API does; a handle must
 //! be live (from a melior object the caller holds). Like the C API, they
@@ -93,6 +93,9 @@ unsafe extern "C" {
         callback: StringCallback,
         user_data: *mut c_void,
     ) -> bool;
+    /// Drops every reference `op` holds and unlinks it from its block,
+    /// without freeing it (`RewriterBase::eraseOp` less the free).
+    pub fn ptxccOperationDetach(op: MlirOperation);
     /// `mlir::parallelFor` over `0..count` (see [`parallel_for`]).
     pub fn ptxccParallelFor(
         context: MlirContext,
@@ -388,6 +391,148 @@ pub fn bytes_ref(bytes: &[u8]) -> MlirStringRef {
     MlirStringRef { data: bytes.as_ptr().cast(), length: bytes.len() }
 }
 
+/// Registers MLIR's upstream passes that ptxcc's driver offers.
+pub fn register_upstream_passes() {
+    // SAFETY: registers into MLIR's global pass registry; no arguments.
+    unsafe { ptxccRegisterUpstreamPasses() }
+}
+
+/// What a registered pass pipeline runs when MLIR's pipeline parser meets
+/// its name: adds its passes to the pass manager (anchored on the op named
+/// by the second argument) from the option text (the third), or says why
+/// not.
+pub type PipelineAdder = dyn Fn(MlirOpPassManager, &str, &str) -> Result<(), String> + Send + Sync;
+
+/// Registers a pass pipeline `name` with MLIR's global registry, built by
+/// `add` (kept for the life of the process: registrations are never
+/// undone). A panic in `add` becomes the error "internal error while adding
+/// pass 'NAME'".
+pub fn register_pass_pipeline(name: &'static str, summary: &'static str, add: Box<PipelineAdder>) {
+    unsafe extern "C" fn build(
+        user_data: *mut c_void,
+        pm: MlirOpPassManager,
+        anchor: MlirStringRef,
+        options: MlirStringRef,
+        error: *mut *mut c_char,
+    ) -> bool {
+        // SAFETY: `user_data` is the registration leaked below, never freed;
+        // MLIR passes live strings for the call.
+        let (registration, anchor, options) =
+            unsafe { (&*(user_data as *const Registration), to_string(anchor), to_string(options)) };
+        let added =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (registration.add)(pm, &anchor, &options)));
+        let message = match added {
+            Ok(Ok(())) => return true,
+            Ok(Err(problem)) => problem,
+            Err(_) => format!("internal error while adding pass '{}'", registration.name),
+        };
+        let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+        unsafe extern "C" {
+            fn strdup(text: *const c_char) -> *mut c_char;
+        }
+        // SAFETY: `error` is MLIR's out-parameter for the call; the C++ side
+        // frees the malloc'ed copy with free().
+        unsafe { *error = strdup(message.as_ptr()) };
+        false
+    }
+    struct Registration {
+        name: &'static str,
+        add: Box<PipelineAdder>,
+    }
+    let registration: &'static Registration = Box::leak(Box::new(Registration { name, add }));
+    // SAFETY: the strings are 'static and the callback and its user data
+    // live for the rest of the process.
+    unsafe {
+        ptxccRegisterPassPipeline(
+            string_ref(name),
+            string_ref(summary),
+            build,
+            (registration as *const Registration).cast_mut().cast(),
+        );
+    }
+}
+
+/// The op name the (nested) pass manager `pm` is anchored on.
+pub fn op_pass_manager_anchor(pm: MlirOpPassManager) -> String {
+    // SAFETY: the pass manager handle is live (the caller's); the name is
+    // copied at once.
+    unsafe { to_string(ptxccOpPassManagerAnchor(pm)) }
+}
+
+/// Inserts the dialects and translations ptxcc uses into `registry`.
+pub fn register_dialects(registry: MlirDialectRegistry) {
+    // SAFETY: the registry handle is live (the caller's).
+    unsafe { ptxccRegisterDialects(registry) }
+}
+
+/// Parses MLIR text or bytecode `source` into a module named after
+/// `filename`; `None` after reporting the errors as diagnostics. The module
+/// is owned by the caller.
+pub fn parse_module(context: MlirContext, source: &[u8], filename: &str) -> Option<MlirOperation> {
+    // SAFETY: the context handle is live (the caller's); the bytes and the
+    // name outlive the call.
+    let raw = unsafe { ptxccParseModule(context, bytes_ref(source), string_ref(filename)) };
+    (!raw.ptr.is_null()).then_some(raw)
+}
+
+/// Imports LLVM IR (text or bitcode) `source` into a module of the LLVM
+/// dialect; `None` after reporting the problem as a diagnostic. The module
+/// is owned by the caller.
+pub fn import_llvm_ir(context: MlirContext, source: &[u8], filename: &str) -> Option<MlirOperation> {
+    // SAFETY: as for [`parse_module`].
+    let raw = unsafe { ptxccImportLLVMIR(context, bytes_ref(source), string_ref(filename)) };
+    (!raw.ptr.is_null()).then_some(raw)
+}
+
+/// Turns the "see current operation" note on diagnostics of `context` on or
+/// off.
+pub fn set_print_op_on_diagnostic(context: MlirContext, enable: bool) {
+    // SAFETY: the context handle is live (the caller's).
+    unsafe { ptxccContextSetPrintOpOnDiagnostic(context, enable) }
+}
+
+/// Prints the verified op `op` into `sink` as MLIR text (generic form,
+/// locations as asked), in chunks.
+pub fn print_operation(
+    op: MlirOperation,
+    generic: bool,
+    debug_info: bool,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    // SAFETY: the op handle is live (the caller's); the stream outlives the
+    // call.
+    let (written, ()) =
+        write_text(sink, |write, stream| unsafe { ptxccPrintOperation(op, generic, debug_info, write, stream) });
+    written
+}
+
+/// The module `op` translated to LLVM IR text; `None` after reporting the
+/// errors as diagnostics.
+pub fn translate_to_llvm_ir(op: MlirOperation) -> Option<Vec<u8>> {
+    // SAFETY: the op handle is live (the caller's); the buffer outlives the
+    // call.
+    let (text, ok) = collect_text(|append, buffer| unsafe { ptxccTranslateToLLVMIR(op, append, buffer) });
+    ok.then_some(text)
+}
+
+/// The module `op` compiled to PTX by LLVM's NVPTX backend for `cpu` and
+/// `features` (`+ptx80`); `None` after reporting the errors.
+pub fn emit_ptx(op: MlirOperation, cpu: &str, features: &str) -> Option<Vec<u8>> {
+    // SAFETY: the op handle is live (the caller's); the strings and the
+    // buffer outlive the call.
+    let (text, ok) = collect_text(|append, buffer| unsafe {
+        ptxccEmitPTX(op, string_ref(cpu), string_ref(features), append, buffer)
+    });
+    ok.then_some(text)
+}
+
+/// Makes LLVM's fatal errors print `prefix` and the reason to standard
+/// error and exit with status 1 (process-wide).
+pub fn exit_on_fatal_error(prefix: &str) {
+    // SAFETY: the shim copies the prefix.
+    unsafe { ptxccExitOnFatalError(string_ref(prefix)) }
+}
+
 /// Makes the pass manager `pm` time its passes; MLIR prints the report to
 /// standard error when the pass manager is destroyed.
 pub fn enable_timing(pm: MlirPassManager) {
@@ -418,6 +563,21 @@ pub fn emit_error(location: MlirLocation, message: &std::ffi::CStr) {
     // SAFETY: the location handle is live (the caller's `MlirLocation`);
     // the string outlives the call.
     unsafe { mlir_sys::mlirEmitError(location, message.as_ptr()) }
+}
+
+/// Emits a remark diagnostic with `message` at `location` (the C API has
+/// only `mlirEmitError`).
+pub fn emit_remark(location: MlirLocation, message: &std::ffi::CStr) {
+    // SAFETY: the location handle is live (the caller's `MlirLocation`);
+    // the string outlives the call.
+    unsafe { ptxccEmitRemark(location, message.as_ptr()) }
+}
+
+/// Drops every reference `op` holds and unlinks it from its block, without
+/// freeing it (the caller destroys it later).
+pub fn operation_detach(op: MlirOperation) {
+    // SAFETY: the op handle is live (the caller's `MlirOperation`).
+    unsafe { ptxccOperationDetach(op) }
 }
 
 /// A key equal for all ops of one name, and only for them: op names are
@@ -470,13 +630,6 @@ pub fn llvm_pointer_address_space(ty: MlirType) -> Option<u32> {
     // SAFETY: both calls only read the type (a live handle: the caller's
     // `MlirType`), the second after checking its kind.
     unsafe { mlir_sys::mlirTypeIsALLVMPointerType(ty).then(|| mlir_sys::mlirLLVMPointerTypeGetAddressSpace(ty)) }
-}
-
-/// `!llvm.ptr<address_space>` in `context`.
-pub fn llvm_pointer_type(context: MlirContext, address_space: u32) -> MlirType {
-    // SAFETY: the context handle is live (the caller's `MlirContext`); the
-    // result is owned by it.
-    unsafe { mlir_sys::mlirLLVMPointerTypeGet(context, address_space) }
 }
 
 /// Whether `llvm.load` can load a value of type `ty` (ODS's

@@ -3,11 +3,12 @@
 //! depot aligned to its largest slot, which `ptxcc-abi-report` prints; and
 //! the alloca queries `lower-alloca` shares.
 
+use crate::ir::LlvmOp;
 use melior::ir::{OperationRef, ValueLike};
 use ptxcc_dialect::types::pointer_address_space;
 
 use super::{layout::align_to, mlir::abi_type, AbiError, DataLayout};
-use crate::ir::{constant_int, integer_attribute, nested_ops, op_name, type_attribute, OperationExt};
+use crate::ir::{constant_int, integer_attribute, nested_ops, type_attribute, OperationExt};
 
 /// One slot of a function's local depot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +71,7 @@ pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) 
 
 /// The `llvm.alloca` ops of `func`, in order.
 pub fn allocas<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    nested_ops(func).into_iter().filter(|op| op_name(*op) == "llvm.alloca").collect()
+    nested_ops(func).into_iter().filter(|op| LlvmOp::of(*op) == LlvmOp::Alloca).collect()
 }
 
 /// The result address space of an alloca.
@@ -80,5 +81,5 @@ pub fn alloca_space(alloca: OperationRef) -> Option<u32> {
 
 /// The constant element count of an alloca (`None` when dynamic).
 pub fn alloca_count(alloca: OperationRef) -> Option<i64> {
-    constant_int(alloca.operand_at(0).ok()?)
+    constant_int(crate::ir::Alloca::of(alloca)?.count())
 }

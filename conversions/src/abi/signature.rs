@@ -1,5 +1,6 @@
 //! Reading a [`FunctionSignature`] and a [`Target`] from an `llvm.func`.
 
+use crate::ir::LlvmOp;
 use crate::ir::{HashMap, HashSet, OperationExt};
 
 use melior::ir::{
@@ -10,7 +11,7 @@ use melior::ir::{
 
 use super::{mlir::abi_type, AbiError, FunctionSignature, Linkage, ParamSignature, Target};
 use crate::{
-    ir::{flat_symbol_name, op_name, uses},
+    ir::{flat_symbol_name, uses},
     kernel::{function_type, is_kernel, parameter_attribute, LLVM_BYVAL},
 };
 
@@ -26,7 +27,7 @@ use crate::{
 pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
     let mut taken = HashSet::default();
     for op in crate::ir::nested_ops(module) {
-        if op_name(op) == "llvm.mlir.addressof" && !only_called(op) {
+        if LlvmOp::of(op) == LlvmOp::AddressOf && !only_called(op) {
             if let Some(name) = op.attribute("global_name").ok().and_then(flat_symbol_name) {
                 taken.insert(name);
             }
@@ -40,37 +41,39 @@ pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
 fn only_called(addressof: OperationRef) -> bool {
     let Ok(result) = addressof.result_at(0) else { return false };
     uses(result.into()).iter().all(|used| {
-        (op_name(used.owner) == "llvm.call" && !used.owner.has_attribute("callee") && used.index == 0)
+        (LlvmOp::of(used.owner) == LlvmOp::Call && !used.owner.has_attribute("callee") && used.index == 0)
             || is_dead(used.owner)
     })
 }
 
 /// Ops `llc -O2` deletes when nothing uses their results.
 fn is_removable(op: OperationRef) -> bool {
-    match op_name(op) {
-        "llvm.load" => !op.has_attribute("volatile_") && crate::ir::integer_attribute(op, "ordering").unwrap_or(0) == 0,
-        "llvm.getelementptr"
-        | "llvm.bitcast"
-        | "llvm.addrspacecast"
-        | "llvm.ptrtoint"
-        | "llvm.inttoptr"
-        | "llvm.icmp"
-        | "llvm.select"
-        | "llvm.add"
-        | "llvm.sub"
-        | "llvm.mul"
-        | "llvm.and"
-        | "llvm.or"
-        | "llvm.xor"
-        | "llvm.shl"
-        | "llvm.lshr"
-        | "llvm.ashr"
-        | "llvm.trunc"
-        | "llvm.zext"
-        | "llvm.sext"
-        | "llvm.extractvalue"
-        | "llvm.insertvalue"
-        | "llvm.mlir.addressof" => true,
+    match LlvmOp::of(op) {
+        LlvmOp::Load => {
+            !op.has_attribute("volatile_") && crate::ir::integer_attribute(op, "ordering").unwrap_or(0) == 0
+        }
+        LlvmOp::Gep
+        | LlvmOp::Bitcast
+        | LlvmOp::AddrSpaceCast
+        | LlvmOp::PtrToInt
+        | LlvmOp::IntToPtr
+        | LlvmOp::ICmp
+        | LlvmOp::Select
+        | LlvmOp::Add
+        | LlvmOp::Sub
+        | LlvmOp::Mul
+        | LlvmOp::And
+        | LlvmOp::Or
+        | LlvmOp::Xor
+        | LlvmOp::Shl
+        | LlvmOp::LShr
+        | LlvmOp::AShr
+        | LlvmOp::Trunc
+        | LlvmOp::ZExt
+        | LlvmOp::SExt
+        | LlvmOp::ExtractValue
+        | LlvmOp::InsertValue
+        | LlvmOp::AddressOf => true,
         _ => false,
     }
 }
@@ -144,10 +147,9 @@ pub(crate) fn has_passthrough(func: OperationRef, name: &str) -> bool {
 
 /// Whether the `!llvm.func` type `ty` is variadic. The C API has no
 /// query, but types are uniqued: compare it with its non-variadic twin.
+/// `false` for a type that is not an `!llvm.func`.
 pub fn is_variadic(ty: Type) -> bool {
-    // SAFETY: queries on a live function type (what callers hand in).
-    let (inputs, result) = unsafe { (crate::ir::llvm_function_inputs(ty), crate::ir::llvm_function_result(ty)) };
-    crate::ir::llvm_function_type(result, &inputs, false) != ty
+    crate::ir::as_llvm_function(ty).is_some_and(crate::ir::LlvmFunctionType::is_variadic)
 }
 
 /// The signature of `func` as the ABI sees it. `address_taken` comes from
@@ -159,13 +161,9 @@ pub fn function_signature(func: OperationRef, address_taken: bool) -> Result<Fun
     // The C API has neither a type check nor a variadic query for
     // `!llvm.func`, but types are uniqued: compare the kind with a known
     // function type, and the type with its non-variadic twin.
-    if !crate::ir::is_llvm_function_type(r#type) {
-        return Err(not_a_function());
-    }
-    // SAFETY: the kind is checked just above.
-    let (inputs, result) =
-        unsafe { (crate::ir::llvm_function_inputs(r#type), crate::ir::llvm_function_result(r#type)) };
-    let (variadic, void) = (is_variadic(r#type), crate::ir::llvm_void_like(r#type));
+    let function = crate::ir::as_llvm_function(r#type).ok_or_else(not_a_function)?;
+    let (inputs, result) = (function.inputs(), function.return_type());
+    let (variadic, void) = (function.is_variadic(), crate::ir::llvm_void_like(r#type));
     let result = if result == void { None } else { Some(abi_type(result)?) };
     let mut params = Vec::with_capacity(inputs.len());
     for (index, input) in inputs.into_iter().enumerate() {
@@ -300,12 +298,8 @@ pub fn gpu_module_opt_level(func: OperationRef) -> Option<u32> {
 /// The input types and variadic flag of an `!llvm.func` type, or `None`
 /// for another type.
 fn function_type_inputs(ty: Type) -> Option<(Vec<Type>, bool)> {
-    if !crate::ir::is_llvm_function_type(ty) {
-        return None;
-    }
-    // SAFETY: as in `function_signature`: the kind is checked first.
-    let inputs = unsafe { crate::ir::llvm_function_inputs(ty) };
-    Some((inputs, is_variadic(ty)))
+    let function = crate::ir::as_llvm_function(ty)?;
+    Some((function.inputs(), function.is_variadic()))
 }
 
 /// The function a call reaches directly, as `llc` sees it: the `callee`
@@ -319,8 +313,8 @@ pub fn direct_callee<'c, 'a>(
         let func = functions.get(&name).copied();
         return Some((name, func));
     }
-    let pointer = call.operand_at(0).ok()?;
-    let addressof = crate::kernel::defining_op(pointer, "llvm.mlir.addressof")?;
+    let pointer = crate::ir::Call::of(call)?.callee_pointer()?;
+    let addressof = crate::kernel::defining_op(pointer, LlvmOp::AddressOf)?;
     let name = addressof.attribute("global_name").ok().and_then(flat_symbol_name)?;
     let func = *functions.get(&name)?;
     let (inputs, variadic) = function_type_inputs(function_type(func)?)?;
@@ -336,21 +330,14 @@ pub fn direct_callee<'c, 'a>(
 /// The result type of an `llvm.func`, `None` for `void`.
 fn function_result<'c>(func: OperationRef<'c, '_>) -> Option<Type<'c>> {
     let ty = function_type(func)?;
-    // SAFETY: `function_type` returned the function's `!llvm.func` type.
-    let (result, void) = (unsafe { crate::ir::llvm_function_result(ty) }, crate::ir::llvm_void_like(ty));
+    let (result, void) = (crate::ir::as_llvm_function(ty)?.return_type(), crate::ir::llvm_void_like(ty));
     (result != void).then_some(result)
 }
 
 /// The argument operands of an `llvm.call` (without the callee pointer of
 /// an indirect call and without operand bundles).
 pub fn call_arguments<'c, 'a>(call: OperationRef<'c, 'a>) -> Vec<melior::ir::Value<'c, 'a>> {
-    let operands: Vec<_> = call.operands().collect();
-    let count = crate::ir::i32_array_attribute(call, "operandSegmentSizes")
-        .and_then(|sizes| sizes.first().and_then(|n| usize::try_from(*n).ok()))
-        .unwrap_or(operands.len())
-        .min(operands.len());
-    let skip = usize::from(!call.has_attribute("callee")).min(count);
-    operands[skip..count].to_vec()
+    crate::ir::Call::of(call).map_or_else(Vec::new, crate::ir::Call::arguments)
 }
 
 /// The callee of an `llvm.call` as the call site sees it, and how it is

@@ -66,17 +66,6 @@ pub fn identifier_text<'c>(identifier: Identifier<'c>) -> &'c str {
     unsafe { identifier_str(identifier.to_raw()) }
 }
 
-/// Erases `op` (owned by its block, which unlinks it).
-///
-/// # Safety
-/// Every use of `op`'s results must be gone (removed or replaced), and no
-/// reference to `op` (or to an op, block or value inside it) may be used
-/// afterwards.
-pub unsafe fn erase(op: OperationRef) {
-    // SAFETY: guaranteed by the caller.
-    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
-}
-
 /// Sets operand `index` of `op` to `value` (a value that dominates `op`,
 /// of a type the op accepts: what the verifier checks). Panics when `op`
 /// has no operand `index`.
@@ -95,32 +84,6 @@ pub fn set_operands(op: OperationRef, values: &[Value]) {
     unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr()) };
 }
 
-/// A copy of `op` (its regions included), owned by the caller until it is
-/// inserted into a block.
-pub fn clone<'c>(op: OperationRef<'c, '_>) -> Operation<'c> {
-    // SAFETY: cloning a live op gives a new op without a parent, which the
-    // returned `Operation` owns (and destroys if it is never inserted).
-    unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
-}
-
-/// Moves `op` from its block to the end of `block`, which takes ownership.
-pub fn move_to_end(op: OperationRef, block: BlockRef) {
-    // SAFETY: `op` is live and detached from its block here, then handed
-    // to `block`, which owns it from then on; no op is freed.
-    unsafe {
-        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
-        mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
-    }
-}
-
-/// Moves `op` from its block to just before `anchor` (in the same or
-/// another block).
-pub fn move_before(op: OperationRef, anchor: OperationRef) {
-    // SAFETY: both ops are live and in blocks; MLIR unlinks `op` and links it
-    // before `anchor`, whose block owns it from then on; no op is freed.
-    unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), anchor.to_raw()) };
-}
-
 /// Makes successor `index` of the terminator `op` be `block` (its
 /// operands stay as they are); panics when out of range.
 pub fn set_successor(op: OperationRef, index: usize, block: BlockRef) {
@@ -132,7 +95,7 @@ pub fn set_successor(op: OperationRef, index: usize, block: BlockRef) {
 
 /// `llvm.br` to `dest` with `operands` for its arguments.
 pub fn branch<'c>(dest: BlockRef<'c, '_>, operands: &[Value<'c, '_>], location: Location<'c>) -> Operation<'c> {
-    OperationBuilder::new("llvm.br", location)
+    OperationBuilder::new(super::LlvmOp::Br.name(), location)
         .add_operands(operands)
         .add_successors(&[&dest])
         .build()
@@ -145,18 +108,6 @@ pub fn set_location<'c>(op: OperationRef<'c, '_>, location: Location<'c>) {
     unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) };
 }
 
-/// The rewriter base of the pattern rewriter MLIR hands a rewrite
-/// pattern's callback (what melior's `create_op_rewrite_pattern` passes).
-///
-/// # Safety
-/// `rewriter` must be the live rewriter of the running callback, and the
-/// result must not be used after the callback returns (melior attaches
-/// only phantom lifetimes to it).
-pub unsafe fn rewriter_base<'c, 'a>(rewriter: mlir_sys::MlirPatternRewriter) -> melior::RewriterBase<'c, 'a> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { melior::RewriterBase::from_raw(mlir_sys::mlirPatternRewriterAsBase(rewriter)) }
-}
-
 /// The `TailCallKind` of an `llvm.call` that makes it a `musttail` call
 /// (the C API has no accessor for the kind; attributes are uniqued, so one
 /// parsed copy compares with the call's).
@@ -166,7 +117,7 @@ pub const MUSTTAIL: &str = "#llvm.tailcallkind<musttail>";
 pub fn is_musttail(call: OperationRef) -> bool {
     let Ok(kind) = call.attribute("TailCallKind") else { return false };
     let context = crate::context::context_of(call);
-    Attribute::parse(&context, MUSTTAIL) == Some(kind)
+    Attribute::parse(context, MUSTTAIL) == Some(kind)
 }
 
 /// `rawConstantIndices` marks a dynamic GEP index with this value.
@@ -221,9 +172,9 @@ pub fn fold_gep_index(gep: OperationRef, operand: usize, value: i64) -> bool {
 /// flows into, for `llvm.br` and `llvm.cond_br`; `None` for the condition
 /// and for other terminators.
 pub fn successor_argument<'c, 'a>(terminator: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
-    let (successor, position) = match op_name(terminator) {
-        "llvm.br" => (0, index),
-        "llvm.cond_br" => {
+    let (successor, position) = match super::LlvmOp::of(terminator) {
+        super::LlvmOp::Br => (0, index),
+        super::LlvmOp::CondBr => {
             let sizes = i32_array_attribute(terminator, "operandSegmentSizes")?;
             let condition = usize::try_from(*sizes.first()?).ok()?;
             let on_true = usize::try_from(*sizes.get(1)?).ok()?;
@@ -261,7 +212,7 @@ pub fn integer_constant<'c>(ty: Type<'c>, value: i64, location: Location<'c>) ->
     // `to_ref` points into the `ContextRef` itself, which must stay alive).
     let context_ref = TypeLike::context(&ty);
     let context = unsafe { context_ref.to_ref() };
-    OperationBuilder::new("llvm.mlir.constant", location)
+    OperationBuilder::new(super::LlvmOp::Constant.name(), location)
         .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(ty, value).into())])
         .add_results(&[ty])
         .build()
@@ -270,128 +221,9 @@ pub fn integer_constant<'c>(ty: Type<'c>, value: i64, location: Location<'c>) ->
 
 /// `llvm.addrspacecast` of the pointer `value` to the pointer type `to`.
 pub fn addrspacecast<'c>(value: Value<'c, '_>, to: Type<'c>, location: Location<'c>) -> Operation<'c> {
-    OperationBuilder::new("llvm.addrspacecast", location)
+    OperationBuilder::new(super::LlvmOp::AddrSpaceCast.name(), location)
         .add_operands(&[value])
         .add_results(&[to])
         .build()
         .expect("an addrspacecast between pointers is valid")
-}
-
-/// Moves the body (every block) of `from` into `into`, which must be empty:
-/// nothing is freed, so every op, block and value of the body stays valid
-/// (an analysis that holds one keeps a live handle; only the function
-/// around it changes). Returns `false`, moving nothing, when `into` has a
-/// block or is `from` itself.
-pub fn move_body<'c: 'a, 'a>(
-    from: &impl melior::ir::RegionLike<'c, 'a>,
-    into: &impl melior::ir::RegionLike<'c, 'a>,
-) -> bool {
-    if into.first_block().is_some() || from.to_raw().ptr == into.to_raw().ptr {
-        return false;
-    }
-    // SAFETY: both regions are live; `into` has no block, so taking the body
-    // destroys nothing; `from` is left empty.
-    unsafe { mlir_sys::mlirRegionTakeBody(into.to_raw(), from.to_raw()) };
-    true
-}
-
-/// The ops a rewrite has done with, erased together once the rewrite is
-/// over ([`EraseList::finish`]).
-///
-/// A rewrite that applies several plans made from one analysis (the kernel
-/// `byval` parameters of one function, the device functions of one round)
-/// erases through one list: an op two plans refer to (an `llvm.intr.assume`
-/// naming two parameters, a GEP two plans read) is listed twice but erased
-/// once, and no op a later plan still holds is freed while that plan runs.
-/// Ops that have regions are never listed (erasing one would free the ops
-/// inside it, which a plan may hold).
-#[derive(Default)]
-pub struct EraseList {
-    /// Ops to erase, in order; every use of their results must be gone by
-    /// the end.
-    dead: Vec<mlir_sys::MlirOperation>,
-    /// Ops to erase if nothing uses their results by the end (GEPs a
-    /// rewrite may have left without uses), in order.
-    if_unused: Vec<mlir_sys::MlirOperation>,
-    /// Every op listed, to list each once.
-    listed: super::HashSet<*mut std::ffi::c_void>,
-}
-
-impl EraseList {
-    /// An empty list.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Lists `op` for erasure: by the end, nothing may use its results.
-    /// An op with regions is not listed (see the type's documentation).
-    pub fn erase(&mut self, op: OperationRef) {
-        if op.region_count() == 0 && self.listed.insert(op.to_raw().ptr) {
-            self.dead.push(op.to_raw());
-        }
-    }
-
-    /// Lists `op` for erasure if, by the end, nothing uses its results.
-    pub fn erase_if_unused(&mut self, op: OperationRef) {
-        if op.region_count() == 0 && self.listed.insert(op.to_raw().ptr) {
-            self.if_unused.push(op.to_raw());
-        }
-    }
-
-    /// Erases the listed ops: first those listed with [`Self::erase`], in
-    /// order, then those listed with [`Self::erase_if_unused`] that nothing
-    /// uses, in order; erasing an op tries again the listed ops that define
-    /// its operands (a GEP chain goes whole, in whatever order its links
-    /// were listed). An op listed with [`Self::erase`] whose results are
-    /// still used is kept (a dead op left in the IR, never a dangling use)
-    /// and counted in the result, which debug builds check is zero.
-    ///
-    /// # Safety
-    /// Every listed op must still be live and in its block (nothing erased
-    /// or moved it out by other means since it was listed), and no handle
-    /// to a listed op (or to its results) may be used after this call.
-    pub unsafe fn finish(self) -> usize {
-        use mlir_sys::*;
-        // SAFETY (all blocks below): the ops are live until destroyed here
-        // (the caller's guarantee), each is destroyed at most once (`pending`
-        // holds those not yet destroyed), and only ops without regions are
-        // listed.
-        let unused = |raw: MlirOperation| unsafe {
-            (0..mlirOperationGetNumResults(raw))
-                .all(|i| mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(raw, i))))
-        };
-        // The ops that define `raw`'s operands.
-        let definers = |raw: MlirOperation| -> Vec<MlirOperation> {
-            unsafe {
-                (0..mlirOperationGetNumOperands(raw))
-                    .map(|i| mlirOperationGetOperand(raw, i))
-                    .filter(|value| mlirValueIsAOpResult(*value))
-                    .map(|value| mlirOpResultGetOwner(value))
-                    .collect()
-            }
-        };
-        let mut kept = 0;
-        for raw in self.dead {
-            if unused(raw) {
-                unsafe { mlirOperationDestroy(raw) };
-            } else {
-                kept += 1;
-            }
-        }
-        let mut pending: super::HashSet<*mut std::ffi::c_void> = self.if_unused.iter().map(|raw| raw.ptr).collect();
-        for raw in self.if_unused {
-            let mut stack = vec![raw];
-            while let Some(op) = stack.pop() {
-                if !pending.contains(&op.ptr) || !unused(op) {
-                    continue;
-                }
-                let operands = definers(op);
-                pending.remove(&op.ptr);
-                unsafe { mlirOperationDestroy(op) };
-                stack.extend(operands);
-            }
-        }
-        debug_assert_eq!(kept, 0, "an op listed for erasure is still used");
-        kept
-    }
 }

@@ -7,8 +7,6 @@ use melior::ir::{
     OperationRef,
 };
 
-use super::op_name;
-
 /// The symbol a `FlatSymbolRefAttr` names (`@f` -> `f`).
 pub fn flat_symbol_name(attribute: Attribute) -> Option<String> {
     // SAFETY: reading a live attribute after checking its kind.
@@ -107,7 +105,7 @@ pub fn symbol_name<'c>(op: OperationRef<'c, '_>) -> &'c str {
 pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut found = Vec::new();
     module.walk(WalkOrder::PreOrder, |op| {
-        if op_name(op) != "llvm.func" {
+        if super::LlvmOp::of(op) != super::LlvmOp::Func {
             return WalkResult::Advance;
         }
         if !is_host_function(op) {
@@ -166,8 +164,9 @@ mod tests {
     fn symbol_names(#[case] text: &str, #[case] op: &str, #[case] expected: &str) {
         let context = llvm_context();
         let module = Module::parse(&context, text).expect("parses");
-        let found =
-            crate::ir::nested_ops(module.as_operation()).into_iter().find(|candidate| op_name(*candidate) == op);
+        let found = crate::ir::nested_ops(module.as_operation())
+            .into_iter()
+            .find(|candidate| crate::ir::op_name(*candidate) == op);
         assert_eq!(found.map(symbol_name), Some(expected));
     }
 }

@@ -168,17 +168,23 @@ pub fn llvm_void_like(ty: Type) -> Type {
 }
 
 /// Whether `ty` is an `!llvm.func` type. The C API has no type check for
-/// it, but types are uniqued: its kind (type id) is compared with that of
-/// a function type built in the same context.
+/// it, but type ids are process-wide: its type id is compared with that of
+/// a function type, built once.
 pub fn is_llvm_function_type(ty: Type) -> bool {
+    static FUNCTION_TYPE_ID: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let raw = ty.to_raw();
-    // SAFETY: queries on live types of one context; the reference type is
-    // owned by the context.
+    // SAFETY: queries on a live type and its (live) context; the reference
+    // type is owned by that context, and a type id is a process-wide
+    // constant (the address of a static in MLIR), so it outlives every
+    // context.
     unsafe {
-        let context = mlir_sys::mlirTypeGetContext(raw);
-        let void = mlir_sys::mlirLLVMVoidTypeGet(context);
-        let reference = mlir_sys::mlirLLVMFunctionTypeGet(void, 0, std::ptr::null(), false);
-        mlir_sys::mlirTypeIDEqual(mlir_sys::mlirTypeGetTypeID(raw), mlir_sys::mlirTypeGetTypeID(reference))
+        let id = *FUNCTION_TYPE_ID.get_or_init(|| {
+            let context = mlir_sys::mlirTypeGetContext(raw);
+            let void = mlir_sys::mlirLLVMVoidTypeGet(context);
+            let reference = mlir_sys::mlirLLVMFunctionTypeGet(void, 0, std::ptr::null(), false);
+            mlir_sys::mlirTypeGetTypeID(reference).ptr as usize
+        });
+        mlir_sys::mlirTypeGetTypeID(raw).ptr as usize == id
     }
 }
 
@@ -193,36 +199,48 @@ pub fn llvm_function_type<'c>(result: Type<'c>, inputs: &[Type<'c>], variadic: b
     }
 }
 
-/// The number of inputs of the `!llvm.func` type `ty`.
-///
-/// # Safety
-/// `ty` must be an `!llvm.func` type (see [`is_llvm_function_type`]; the
-/// `function_type` of an `llvm.func` is one).
-pub unsafe fn llvm_function_input_count(ty: Type) -> usize {
-    // SAFETY: `ty` is a live function type (the caller's promise).
-    unsafe { mlir_sys::mlirLLVMFunctionTypeGetNumInputs(ty.to_raw()) as usize }
+/// An `!llvm.func` type, read through the C API's unchecked accessors
+/// once its kind is checked ([`as_llvm_function`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LlvmFunctionType<'c>(Type<'c>);
+
+/// `ty` as an `!llvm.func` type; `None` for any other type.
+pub fn as_llvm_function(ty: Type) -> Option<LlvmFunctionType> {
+    is_llvm_function_type(ty).then_some(LlvmFunctionType(ty))
 }
 
-/// The input types of the `!llvm.func` type `ty`, in order.
-///
-/// # Safety
-/// As for [`llvm_function_input_count`].
-pub unsafe fn llvm_function_inputs(ty: Type) -> Vec<Type> {
-    let raw = ty.to_raw();
-    // SAFETY: `ty` is a live function type (the caller's promise); indices
-    // in range.
-    unsafe {
-        (0..mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw))
-            .map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i)))
-            .collect()
+impl<'c> LlvmFunctionType<'c> {
+    /// The type.
+    pub fn r#type(self) -> Type<'c> {
+        self.0
     }
-}
 
-/// The result type of the `!llvm.func` type `ty` (`!llvm.void` for none).
-///
-/// # Safety
-/// As for [`llvm_function_input_count`].
-pub unsafe fn llvm_function_result(ty: Type) -> Type {
-    // SAFETY: `ty` is a live function type (the caller's promise).
-    unsafe { Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(ty.to_raw())) }
+    /// The number of inputs.
+    pub fn input_count(self) -> usize {
+        // SAFETY: a live `!llvm.func` type (checked when the view was made).
+        unsafe { mlir_sys::mlirLLVMFunctionTypeGetNumInputs(self.0.to_raw()) as usize }
+    }
+
+    /// The input types, in order.
+    pub fn inputs(self) -> Vec<Type<'c>> {
+        let raw = self.0.to_raw();
+        // SAFETY: a live `!llvm.func` type; indices in range.
+        unsafe {
+            (0..mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw))
+                .map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i)))
+                .collect()
+        }
+    }
+
+    /// The result type (`!llvm.void` for none).
+    pub fn return_type(self) -> Type<'c> {
+        // SAFETY: a live `!llvm.func` type.
+        unsafe { Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(self.0.to_raw())) }
+    }
+
+    /// Whether it is variadic. The C API has no query, but types are
+    /// uniqued: it is compared with its non-variadic twin.
+    pub fn is_variadic(self) -> bool {
+        llvm_function_type(self.return_type(), &self.inputs(), false) != self.0
+    }
 }

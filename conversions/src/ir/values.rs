@@ -39,29 +39,6 @@ pub fn has_no_uses(value: Value) -> bool {
     unsafe { mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
 }
 
-/// Replaces every use of `old` with `new`.
-pub fn replace_uses(old: Value, new: Value) {
-    // SAFETY: both values are live; MLIR rewires the use lists.
-    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
-}
-
-/// Replaces every use of `old` with `new`, except the uses by the ops in
-/// `exceptions`.
-pub fn replace_uses_except(old: Value, new: Value, exceptions: &[OperationRef]) {
-    let exceptions: Vec<mlir_sys::MlirOperation> = exceptions.iter().map(|op| op.to_raw()).collect();
-    // SAFETY: both values and the excepted ops are live; MLIR rewires the
-    // use lists and only reads the exceptions (the C API's pointer is not
-    // const, but the array is not written).
-    unsafe {
-        mlir_sys::mlirValueReplaceAllUsesExcept(
-            old.to_raw(),
-            new.to_raw(),
-            exceptions.len() as isize,
-            exceptions.as_ptr() as *mut _,
-        );
-    }
-}
-
 /// `value` as an op result, `None` for a block argument. (Use this, not
 /// melior's `OperationResult::try_from`: its error prints the value, which
 /// prints and verifies the whole enclosing op; a walk that asks once per
@@ -93,8 +70,7 @@ pub unsafe fn detached<'c, 'a>(value: Value) -> Value<'c, 'a> {
 pub fn constant_int(value: Value) -> Option<i64> {
     let result = as_result(value)?;
     let owner = result.owner();
-    let name = op_name(owner);
-    if name != "llvm.mlir.constant" && name != "arith.constant" {
+    if super::LlvmOp::of(owner) != super::LlvmOp::Constant && op_name(owner) != "arith.constant" {
         return None;
     }
     integer_attribute(owner, "value")
@@ -122,14 +98,10 @@ pub fn insert_argument<'c, 'a>(
     }
 }
 
-/// Erases argument `index` of `block`; panics when out of range.
-///
-/// # Safety
-/// Every use of the argument must be gone, and the argument's value must
-/// not be used afterwards.
-pub unsafe fn erase_argument(block: BlockRef, index: usize) {
-    assert!(index < block.argument_count(), "block argument position out of range");
-    // SAFETY: the position is in range of the live block; the caller
-    // guarantees the rest.
-    unsafe { mlir_sys::mlirBlockEraseArgument(block.to_raw(), index as u32) };
+/// The block `argument` belongs to, with the lifetimes of the IR (melior's
+/// `BlockArgument::owner` ties the block to the borrow of the argument).
+pub fn argument_block<'c, 'a>(argument: BlockArgument<'c, 'a>) -> BlockRef<'c, 'a> {
+    // SAFETY: the owner of a live block argument is a live block of the
+    // same IR.
+    unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(argument.to_raw())) }
 }

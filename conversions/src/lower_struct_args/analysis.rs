@@ -6,6 +6,7 @@
 //! own, so a GEP feeding several loads gives one `load_param` per load.
 //! Nothing is changed here; [`super::rewrite`] applies the plan.
 
+use crate::ir::LlvmOp;
 use crate::ir::OperationExt;
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 
@@ -355,7 +356,7 @@ fn classify_use<'c, 'a>(
             }
             Ok(UseClass::Done)
         }
-        PointerUse::Write { by } => write(format!("is written by '{by}'")),
+        PointerUse::Write { by } => write(format!("is written by '{}'", by.name())),
         PointerUse::Stored => escape("is stored to memory".into()),
         PointerUse::CopySource => {
             let declared = parameter_integer(op, 1, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
@@ -441,11 +442,11 @@ pub(super) fn only_null_tests(ptrtoint: OperationRef) -> bool {
 /// Whether `op` is an `llvm.icmp eq`/`ne` whose operand other than
 /// `operand` is zero (the integer constant, or `llvm.mlir.zero`).
 fn is_null_test(op: OperationRef, operand: usize) -> bool {
-    op_name(op) == "llvm.icmp"
+    LlvmOp::of(op) == LlvmOp::ICmp
         && operand < 2
         && null_test_predicate(op).is_some()
         && op.operand_at(1 - operand).is_ok_and(|other| {
-            constant_int(other) == Some(0) || crate::kernel::defining_op(other, "llvm.mlir.zero").is_some()
+            constant_int(other) == Some(0) || crate::kernel::defining_op(other, LlvmOp::Zero).is_some()
         })
 }
 

@@ -50,6 +50,7 @@
 //! llvm.func ptx_kernelcc @k(...) { ... llvm.call @dot_ptxcc(%x, %y) ... }
 //! ```
 
+use crate::ir::LlvmOp;
 use crate::ir::{HashMap, HashSet};
 
 use melior::ir::{
@@ -100,6 +101,7 @@ pub fn split_external_functions<'c, 'a>(
     thresholds: &Thresholds,
     options: &LowerStructArgsOptions,
     targets: &mut crate::options::TargetCache,
+    rewriter: &crate::ir::Rewriter,
 ) -> usize {
     let (lower_byval, whole_program) = (options.opt_byval, options.whole_program);
     let functions = module_functions(module);
@@ -147,7 +149,7 @@ pub fn split_external_functions<'c, 'a>(
         } else {
             let clone = fresh_name(&name, &taken);
             taken.insert(clone.clone());
-            split(func, &clone, &uses.calls, uses.other);
+            split(func, &clone, &uses.calls, uses.other, rewriter);
             if !local && whole_program {
                 make_internal(func);
             }
@@ -173,24 +175,30 @@ fn fresh_name(name: &str, taken: &HashSet<String>) -> String {
 /// symbol with local linkage).
 fn make_internal(func: OperationRef) {
     let context = context_of(func);
-    if let Some(attribute) = Attribute::parse(&context, "#llvm.linkage<internal>") {
+    if let Some(attribute) = Attribute::parse(context, "#llvm.linkage<internal>") {
         crate::ir::set_attribute(func, "linkage", attribute);
     }
     crate::ir::set_attribute(
         func,
         "visibility_",
-        IntegerAttribute::new(IntegerType::new(&context, 64).into(), 0).into(),
+        IntegerAttribute::new(IntegerType::new(context, 64).into(), 0).into(),
     );
 }
 
 /// Moves the body of `func` into an internal clone called `clone_name`,
 /// sends `calls` there, and leaves `func` as a wrapper that calls it.
-fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_taken: bool) {
+fn split(
+    func: OperationRef,
+    clone_name: &str,
+    calls: &[OperationRef],
+    address_taken: bool,
+    rewriter: &crate::ir::Rewriter,
+) {
     let context = context_of(func);
     // The calls first: a recursive call in the body is then copied into the
     // clone already calling the clone (cloned first, it kept calling the
     // wrapper, which passes its struct in memory: a local slot per level).
-    let callee: Attribute = FlatSymbolRefAttribute::new(&context, clone_name).into();
+    let callee: Attribute = FlatSymbolRefAttribute::new(context, clone_name).into();
     for call in calls {
         crate::ir::set_attribute(*call, "callee", callee);
     }
@@ -200,19 +208,19 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
     // only the function op.
     let region = func.region_at(0).expect("a function body");
     let body = Region::new();
-    let moved_out = crate::ir::move_body(&region, &body);
+    let moved_out = rewriter.move_body(&region, &body);
     debug_assert!(moved_out, "a fresh region is empty");
     // (The clone is owned until inserted below.) It goes before the
     // wrapper: llc declares a function ahead of its definition only for
     // callers it has already emitted, and never counts a function marked
     // `nvptx-libcall-callee` as emitted, so a clone after an address-taken
     // wrapper was called undeclared ("Unknown symbol" from ptxas).
-    let clone = crate::ir::clone(func);
+    let clone = rewriter.clone(func);
     let block = func.block().expect("a function in a module");
     let clone = block.insert_operation_before(func, clone);
-    let moved_in = crate::ir::move_body(&body, &clone.region_at(0).expect("an llvm.func has a body region"));
+    let moved_in = rewriter.move_body(&body, &clone.region_at(0).expect("an llvm.func has a body region"));
     debug_assert!(moved_in, "a clone of a function without a body has none");
-    crate::ir::set_attribute(clone, "sym_name", StringAttribute::new(&context, clone_name).into());
+    crate::ir::set_attribute(clone, "sym_name", StringAttribute::new(context, clone_name).into());
     crate::ir::remove_attribute(clone, "sym_visibility");
     make_internal(clone);
 
@@ -227,22 +235,22 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
         (0..parameters.len()).filter_map(|i| entry.argument_at(i).ok().map(Into::into)).collect();
     let result = result_type(func).filter(|ty| !is_void(*ty));
     let mut attributes = vec![
-        (Identifier::new(&context, "callee"), callee),
+        (Identifier::new(context, "callee"), callee),
         (
-            Identifier::new(&context, "operandSegmentSizes"),
-            DenseI32ArrayAttribute::new(&context, &[arguments.len() as i32, 0]).into(),
+            Identifier::new(context, "operandSegmentSizes"),
+            DenseI32ArrayAttribute::new(context, &[arguments.len() as i32, 0]).into(),
         ),
-        (Identifier::new(&context, "op_bundle_sizes"), DenseI32ArrayAttribute::new(&context, &[]).into()),
+        (Identifier::new(context, "op_bundle_sizes"), DenseI32ArrayAttribute::new(context, &[]).into()),
     ];
     // The call passes what the function receives, with its parameter
     // attributes (`byval` above all: the clone's copy is the wrapper's).
     if let Ok(parameter_attributes) = func.attribute("arg_attrs") {
-        attributes.push((Identifier::new(&context, "arg_attrs"), parameter_attributes));
+        attributes.push((Identifier::new(context, "arg_attrs"), parameter_attributes));
     }
     if let Ok(result_attributes) = func.attribute("res_attrs") {
-        attributes.push((Identifier::new(&context, "res_attrs"), result_attributes));
+        attributes.push((Identifier::new(context, "res_attrs"), result_attributes));
     }
-    let call = OperationBuilder::new("llvm.call", location)
+    let call = OperationBuilder::new(LlvmOp::Call.name(), location)
         .add_operands(&arguments)
         .add_attributes(&attributes)
         .add_results(&result.into_iter().collect::<Vec<_>>())
@@ -251,7 +259,7 @@ fn split(func: OperationRef, clone_name: &str, calls: &[OperationRef], address_t
     let call = entry.append_operation(call);
     let returned: Vec<Value> = call.result_at(0).ok().map(Into::into).into_iter().collect();
     entry.append_operation(
-        OperationBuilder::new("llvm.return", location).add_operands(&returned).build().expect("a valid return"),
+        OperationBuilder::new(LlvmOp::Return.name(), location).add_operands(&returned).build().expect("a valid return"),
     );
     region.append_block(entry);
     if address_taken {
@@ -269,9 +277,9 @@ fn mark_libcall_callee(func: OperationRef) {
         .map(|array| (0..array.len()).filter_map(|i| array.element(i).ok()).collect())
         .unwrap_or_default();
     let pair =
-        [StringAttribute::new(&context, "nvptx-libcall-callee").into(), StringAttribute::new(&context, "true").into()];
-    entries.push(ArrayAttribute::new(&context, &pair).into());
-    crate::ir::set_attribute(func, "passthrough", ArrayAttribute::new(&context, &entries).into());
+        [StringAttribute::new(context, "nvptx-libcall-callee").into(), StringAttribute::new(context, "true").into()];
+    entries.push(ArrayAttribute::new(context, &pair).into());
+    crate::ir::set_attribute(func, "passthrough", ArrayAttribute::new(context, &entries).into());
 }
 
 /// `location` without debug-info metadata: a fused location's first

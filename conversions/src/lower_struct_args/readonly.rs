@@ -8,6 +8,7 @@
 //! calls of any depth (cycles included), and answers conservatively
 //! everywhere else.
 
+use crate::ir::LlvmOp;
 use crate::ir::{BlockExt, HashMap, HashSet};
 
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
@@ -185,7 +186,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
             }
             // Atomic or not, a load only reads.
             PointerUse::Load { .. } | PointerUse::Compare | PointerUse::Assume | PointerUse::DebugInfo => Ok(()),
-            PointerUse::Write { by } => Err(Escape::write(op, format!("is written by '{by}'"))),
+            PointerUse::Write { by } => Err(Escape::write(op, format!("is written by '{}'", by.name()))),
             PointerUse::Stored => Err(Escape::capture(op, "is stored to memory")),
             PointerUse::CopySource => Ok(()),
             PointerUse::BlockArgument(Some(argument)) => {
@@ -245,8 +246,6 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
             return Ok(()); // a cycle adds no writes of its own
         }
         let parameter: Value = entry.argument_at(index).map_err(|_| may_write())?.into();
-        // SAFETY: the callee's body lives as long as the module.
-        let parameter = unsafe { Value::from_raw(parameter.to_raw()) };
         let assumptions = self.assumptions;
         self.in_progress.insert(key.clone());
         let answer = self.only_read_at(parameter, depth + 1);
@@ -295,11 +294,10 @@ fn reads_memory_only(op: OperationRef) -> bool {
 
 /// Whether a call, or a function, returns a pointer.
 fn returns_pointer(op: OperationRef) -> bool {
-    if op_name(op) == "llvm.call" {
+    if LlvmOp::of(op) == LlvmOp::Call {
         return op.results().any(|r| pointer_address_space(r.r#type()).is_some());
     }
-    let Some(function_type) = function_type(op) else { return true };
-    // SAFETY: `function_type` is the function's `!llvm.func` type.
-    let result = unsafe { crate::ir::llvm_function_result(function_type) };
+    let Some(function_type) = function_type(op).and_then(crate::ir::as_llvm_function) else { return true };
+    let result = function_type.return_type();
     pointer_address_space(result).is_some()
 }

@@ -2,6 +2,7 @@
 //! strategy `ptxcc.load_param`, param-space operands, one
 //! `ptxcc.param_to_generic`, or a local copy.
 
+use crate::ir::LlvmOp;
 use crate::ir::{HashMap, OperationExt};
 
 use melior::{
@@ -19,7 +20,7 @@ use ptxcc_dialect::{address_space, ops, types::pointer_type};
 use super::analysis::{null_test_predicate, Action, ArgumentPlan, Strategy};
 use crate::{
     context::context_of,
-    ir::{constant_int, op_name, replace_uses, uses, EraseList, Use},
+    ir::{constant_int, uses, Rewriter, Use},
     kernel::{mark_kernel, set_parameter_attribute, NVVM_GRID_CONSTANT},
 };
 
@@ -35,17 +36,17 @@ enum Space {
 /// function (two plans can name one op, an `llvm.intr.assume` bundle of two
 /// parameters; and no plan may free what a later one still reads), erased
 /// once all of them are applied ([`rewrite_arguments`]).
-fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>, dead: &mut EraseList) {
+fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 'a>, rewriter: &mut Rewriter) {
     let context = context_of(func);
     let entry = crate::kernel::entry_block(func).expect("a kernel with a body");
     let parameter = plan.nodes[0].value;
     let location = parameter.location();
-    let i64_type: Type = IntegerType::new(&context, 64).into();
+    let i64_type: Type = IntegerType::new(context, 64).into();
     let integer = |value: i64| -> Attribute { IntegerAttribute::new(i64_type, value).into() };
 
     // %p = llvm.addrspacecast %arg : !llvm.ptr to !llvm.ptr<101>
-    let param_type = pointer_type(&context, address_space::PARAM);
-    let view = OperationBuilder::new("llvm.addrspacecast", location)
+    let param_type = pointer_type(context, address_space::PARAM);
+    let view = OperationBuilder::new(LlvmOp::AddrSpaceCast.name(), location)
         .add_operands(&[parameter])
         .add_results(&[param_type])
         .build()
@@ -56,29 +57,29 @@ fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 
     if plan.strategy == Strategy::Copy {
         // (The plan has rejected explicit param-space casts of a copied
         // parameter: every use but the view goes to the copy.)
-        let one = OperationBuilder::new("llvm.mlir.constant", location)
+        let one = OperationBuilder::new(LlvmOp::Constant.name(), location)
             .add_attributes(&[(
-                Identifier::new(&context, "value"),
-                IntegerAttribute::new(IntegerType::new(&context, 32).into(), 1).into(),
+                Identifier::new(context, "value"),
+                IntegerAttribute::new(IntegerType::new(context, 32).into(), 1).into(),
             )])
-            .add_results(&[IntegerType::new(&context, 32).into()])
+            .add_results(&[IntegerType::new(context, 32).into()])
             .build()
             .expect("valid constant");
         let one = insert_at_entry(entry, Some(view), one);
-        let alloca = OperationBuilder::new("llvm.alloca", location)
+        let alloca = OperationBuilder::new(LlvmOp::Alloca.name(), location)
             .add_operands(&[one.result_at(0).expect("one result").into()])
             .add_attributes(&[
-                (Identifier::new(&context, "alignment"), integer(plan.local_alignment as i64)),
-                (Identifier::new(&context, "elem_type"), TypeAttribute::new(plan.mlir_type).into()),
+                (Identifier::new(context, "alignment"), integer(plan.local_alignment as i64)),
+                (Identifier::new(context, "elem_type"), TypeAttribute::new(plan.mlir_type).into()),
             ])
-            .add_results(&[pointer_type(&context, address_space::GENERIC)])
+            .add_results(&[pointer_type(context, address_space::GENERIC)])
             .build()
             .expect("valid alloca");
         let alloca = insert_at_entry(entry, Some(one), alloca);
         let slot: Value = alloca.result_at(0).expect("one result").into();
         if plan.size > 0 {
             let copy = ops::copy_param(
-                &context,
+                context,
                 view_value,
                 slot,
                 IntegerAttribute::new(i64_type, plan.size as i64),
@@ -88,69 +89,67 @@ fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 
             insert_at_entry(entry, Some(alloca), copy.into());
         }
         // The only use kept is the view.
-        crate::ir::replace_uses_except(parameter, slot, &[view]);
+        rewriter.replace_uses_except(parameter, slot, &[view]);
         return;
     }
 
-    let mut rewriter = Rewriter { context: &context, view: view_value, memo: HashMap::default(), plan };
+    let mut applier = Applier { context, view: view_value, memo: HashMap::default(), plan, rewriter };
     if plan.strategy == Strategy::CastOnly {
         let generic =
-            ops::param_to_generic(&context, pointer_type(&context, address_space::GENERIC), view_value, location);
+            ops::param_to_generic(context, pointer_type(context, address_space::GENERIC), view_value, location);
         let generic = insert_at_entry(entry, Some(view), generic.into());
-        rewriter.memo.insert((0, Space::Generic), generic.result_at(0).expect("one result").into());
+        applier.memo.insert((0, Space::Generic), generic.result_at(0).expect("one result").into());
         mark_kernel(func);
-        set_parameter_attribute(func, plan.index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
+        set_parameter_attribute(func, plan.index, NVVM_GRID_CONSTANT, Attribute::unit(context));
     }
 
     for action in &plan.actions {
         match action {
             // An assume has no results; another plan may name it too.
-            Action::DropAssume(assume) => dead.erase(*assume),
-            Action::NullTest(op) => fold_null_tests(*op, dead),
-            Action::FieldLoad { load, offset, alignment } => rewriter.field_load(*load, *offset, *alignment, dead),
-            Action::ParamRead(used, node) => rewriter.set_operand(*used, *node, Space::Param),
-            Action::Generic(used, node) => rewriter.set_operand(*used, *node, Space::Generic),
-            Action::ParamView(cast, node) => rewriter.replace_param_view(*cast, *node, dead),
-            Action::CopyFrom { op, node, alignment } => rewriter.copy_from(*op, *node, *alignment, dead),
+            Action::DropAssume(assume) => applier.rewriter.erase_later(*assume),
+            Action::NullTest(op) => fold_null_tests(*op, applier.rewriter),
+            Action::FieldLoad { load, offset, alignment } => applier.field_load(*load, *offset, *alignment),
+            Action::ParamRead(used, node) => applier.set_operand(*used, *node, Space::Param),
+            Action::Generic(used, node) => applier.set_operand(*used, *node, Space::Generic),
+            Action::ParamView(cast, node) => applier.replace_param_view(*cast, *node),
+            Action::CopyFrom { op, node, alignment } => applier.copy_from(*op, *node, *alignment),
         }
     }
     // The original GEPs are dead once the ops above are gone: innermost
     // first.
     for node in plan.nodes.iter().rev() {
         if let Some((_, gep)) = node.parent {
-            dead.erase_if_unused(gep);
+            rewriter.erase_later_if_unused(gep);
         }
     }
 }
 
 /// Applies the plans of `func`'s parameters ([`rewrite_argument`]), then
 /// erases what they left without use.
-pub fn rewrite_arguments<'c, 'a>(func: OperationRef<'c, 'a>, plans: &[ArgumentPlan<'c, 'a>]) {
-    let mut dead = EraseList::new();
+pub fn rewrite_arguments<'c, 'a>(func: OperationRef<'c, 'a>, plans: &[ArgumentPlan<'c, 'a>], rewriter: &mut Rewriter) {
     for plan in plans {
-        rewrite_argument(func, plan, &mut dead);
+        rewrite_argument(func, plan, rewriter);
     }
-    // SAFETY: every plan is applied; nothing listed is read again.
-    unsafe { dead.finish() };
+    rewriter.flush();
 }
 
 /// Replaces an `icmp eq`/`ne` of a non-null pointer with null, or every
 /// such comparison of an `llvm.ptrtoint` result with zero, by the constant a
-/// non-null pointer gives; the comparisons and the conversion go on `dead`
-/// (the analysis checked that these are its only uses).
-fn fold_null_tests<'c, 'a>(op: OperationRef<'c, 'a>, dead: &mut EraseList) {
+/// non-null pointer gives; the comparisons and the conversion are listed
+/// for erasure (the analysis checked that these are its only uses).
+fn fold_null_tests<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &mut Rewriter) {
     let Ok(result) = op.result_at(0) else { return };
-    let is_compare = op_name(op) == "llvm.icmp";
+    let is_compare = LlvmOp::of(op) == LlvmOp::ICmp;
     let tests = if is_compare { vec![op] } else { uses(result.into()).into_iter().map(|u| u.owner).collect() };
     for icmp in tests {
         let (Some(non_null), Ok(compared)) = (null_test_predicate(icmp), icmp.result_at(0)) else { continue };
         let constant = crate::ir::integer_constant(compared.r#type(), i64::from(non_null), icmp.location());
         let constant = icmp.block().expect("an icmp is in a block").insert_operation_before(icmp, constant);
-        replace_uses(compared.into(), constant.result_at(0).expect("one result").into());
-        dead.erase(icmp);
+        rewriter.replace_uses(compared.into(), constant.result_at(0).expect("one result").into());
+        rewriter.erase_later(icmp);
     }
     if !is_compare {
-        dead.erase_if_unused(op);
+        rewriter.erase_later_if_unused(op);
     }
 }
 
@@ -166,14 +165,17 @@ fn insert_at_entry<'c, 'a>(
     }
 }
 
-struct Rewriter<'p, 'c, 'a> {
+/// Applies one parameter's plan: the views it materializes, memoized.
+struct Applier<'p, 'c, 'a> {
     context: &'p Context,
     view: Value<'c, 'a>,
     memo: HashMap<(usize, Space), Value<'c, 'a>>,
     plan: &'p ArgumentPlan<'c, 'a>,
+    /// The pass run's rewriter.
+    rewriter: &'p mut Rewriter,
 }
 
-impl<'c, 'a> Rewriter<'_, 'c, 'a> {
+impl<'c, 'a> Applier<'_, 'c, 'a> {
     /// The `space` view of node `node`: the view (or its generic
     /// conversion) for the parameter, a copy of the GEP on that view for a
     /// derived pointer, placed right after the original GEP.
@@ -188,7 +190,7 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         let base = self.materialize(parent, space);
         // The clone is inserted into the block right away, which takes
         // ownership.
-        let clone = crate::ir::clone(gep);
+        let clone = self.rewriter.clone(gep);
         let block = gep.block().expect("a GEP in a block");
         let clone = block.insert_operation_after(gep, clone);
         // Operand 0 of a GEP is its base; both types are pointers.
@@ -199,8 +201,6 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
             Space::Generic => address_space::GENERIC,
         };
         result.set_type(pointer_type(self.context, address_space));
-        // SAFETY: the value lives in the IR as long as the function.
-        let result = unsafe { Value::from_raw(result.to_raw()) };
         self.memo.insert((node, space), result);
         result
     }
@@ -211,7 +211,7 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         crate::ir::set_operand(used.owner, used.index, value);
     }
 
-    fn field_load(&mut self, load: OperationRef<'c, 'a>, offset: i64, alignment: u64, dead: &mut EraseList) {
+    fn field_load(&mut self, load: OperationRef<'c, 'a>, offset: i64, alignment: u64) {
         let i64_type: Type = IntegerType::new(self.context, 64).into();
         let result_type = load.result_at(0).expect("one result").r#type();
         let replacement = ops::load_param(
@@ -225,34 +225,34 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         let block = load.block().expect("a load in a block");
         let replacement = block.insert_operation_before(load, replacement.into());
         // Both ops have one result of the same type.
-        crate::ir::replace_uses(
+        self.rewriter.replace_uses(
             load.result_at(0).expect("one result").into(),
             replacement.result_at(0).expect("one result").into(),
         );
-        dead.erase(load);
+        self.rewriter.erase_later(load);
     }
 
-    fn replace_param_view(&mut self, cast: OperationRef<'c, 'a>, node: usize, dead: &mut EraseList) {
+    fn replace_param_view(&mut self, cast: OperationRef<'c, 'a>, node: usize) {
         let value = self.materialize(node, Space::Param);
         // The cast's result and `value` are both `!llvm.ptr<101>`.
-        crate::ir::replace_uses(cast.result_at(0).expect("one result").into(), value);
-        dead.erase(cast);
+        self.rewriter.replace_uses(cast.result_at(0).expect("one result").into(), value);
+        self.rewriter.erase_later(cast);
     }
 
     /// `memcpy(dst, node, len)`: `ptxcc.copy_param` (vectorised by the
     /// conversion) when the length is constant and the copy not volatile,
     /// otherwise the same memcpy from param space.
-    fn copy_from(&mut self, op: OperationRef<'c, 'a>, node: usize, alignment: u64, dead: &mut EraseList) {
+    fn copy_from(&mut self, op: OperationRef<'c, 'a>, node: usize, alignment: u64) {
         let source = self.materialize(node, Space::Param);
         // (A copy longer than any param space can only be dead code: it
         // stays a memcpy, which ptxcc.copy_param's verifier would refuse.)
-        let length = op
-            .operand_at(2)
-            .ok()
+        let copy = crate::ir::MemTransfer::of(op).expect("a memcpy or memmove");
+        let length = copy
+            .length()
             .and_then(constant_int)
             .filter(|length| *length > 0 && *length <= ptxcc_dialect::verify::MAX_PARAM_SPACE);
         let volatile = crate::ir::bool_attribute_is_true(op, "isVolatile");
-        let destination = op.operand_at(0).expect("memcpy has a destination");
+        let destination = copy.destination();
         let local_or_generic = matches!(
             ptxcc_dialect::types::pointer_address_space(destination.r#type()),
             Some(address_space::GENERIC | address_space::LOCAL)
@@ -279,6 +279,6 @@ impl<'c, 'a> Rewriter<'_, 'c, 'a> {
         let block = op.block().expect("a memcpy in a block");
         block.insert_operation_before(op, copy.into());
         // A memcpy has no results.
-        dead.erase(op);
+        self.rewriter.erase_later(op);
     }
 }

@@ -25,6 +25,7 @@ pub(super) fn lower_device_functions<'c, 'a>(
     options: &LowerStructArgsOptions,
     layout: &DataLayout,
     targets: &mut TargetCache,
+    rewriter: &mut crate::ir::Rewriter,
 ) -> crate::ir::HashMap<String, symbols::SymbolUses<'c, 'a>> {
     let thresholds = options.thresholds();
     // Externally visible functions the module calls: an internal clone for
@@ -34,7 +35,7 @@ pub(super) fn lower_device_functions<'c, 'a>(
     // split changed nothing, the first round too (each walk is ~3% of a
     // pipeline run on large modules).
     let mut symbols = symbols::symbol_uses(module);
-    let split = external::split_external_functions(module, &symbols, layout, &thresholds, options, targets);
+    let split = external::split_external_functions(module, &symbols, layout, &thresholds, options, targets, rewriter);
     if split > 0 {
         symbols = symbols::symbol_uses(module);
     }
@@ -99,7 +100,7 @@ pub(super) fn lower_device_functions<'c, 'a>(
             break;
         }
         let (names, plans): (Vec<String>, Vec<_>) = plans.into_iter().unzip();
-        let new_calls = device::rewrite_functions(&plans);
+        let new_calls = device::rewrite_functions(&plans, rewriter);
         for (name, calls) in names.iter().zip(new_calls) {
             if let Some(uses) = symbols.get_mut(name) {
                 uses.calls = calls;

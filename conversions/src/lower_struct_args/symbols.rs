@@ -14,7 +14,7 @@ use melior::{
     Context,
 };
 
-use crate::ir::{flat_symbol_name, op_name, OperationExt};
+use crate::ir::{flat_symbol_name, op_name, LlvmOp, OperationExt};
 
 /// The uses of each function symbol in a module: its direct calls, and
 /// whether anything else names it.
@@ -51,10 +51,7 @@ enum OpKind {
 /// large module's millions of ops, a few percent of a pipeline run), and
 /// what the chunks found is merged in the module's order.
 pub fn symbol_uses<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, SymbolUses<'c, 'a>> {
-    // SAFETY: `context_ref` lives as long as the reference (melior's
-    // `to_ref` points into the `ContextRef` itself, not at the context).
-    let context_ref = module.context();
-    let context: &Context = unsafe { context_ref.to_ref() };
+    let context: &Context = crate::ir::context_of(module);
     // Attributes are uniqued: one comparison finds `musttail`.
     let musttail = Attribute::parse(context, crate::ir::MUSTTAIL);
     // The ops directly in the module, in the order a pre-order walk visits
@@ -107,7 +104,7 @@ fn walk_part<'c, 'a>(roots: &[OperationRef<'c, 'a>], musttail: Option<Attribute>
         for op in std::iter::once(root).chain(crate::ir::nested_ops(root)) {
             // Op names are uniqued identifiers: what to read of an op is
             // decided once per name, not by comparing strings on every op.
-            let kind = *kinds.entry(crate::ir::op_name_key(op)).or_insert_with(|| op_kind(op_name(op)));
+            let kind = *kinds.entry(crate::ir::op_name_key(op)).or_insert_with(|| op_kind(op));
             let is_call = matches!(kind, OpKind::Call);
             if matches!(kind, OpKind::Func) {
                 part.defined.push(crate::abi::signature::function_name(op));
@@ -199,22 +196,73 @@ const fn inherent_names(kind: OpKind) -> &'static [&'static str] {
 /// What the walk reads of an op named `name`: for the ops that fill modules
 /// only the inherent attributes (properties) that may name a symbol (none
 /// for the ops of function bodies); for any other op all its attributes.
-fn op_kind(name: &str) -> OpKind {
+fn op_kind(op: OperationRef) -> OpKind {
+    use LlvmOp as L;
     const NONE: &[&str] = &[];
-    if name.starts_with("llvm.intr.") || name.starts_with("nvvm.") || name.starts_with("ptxcc.") {
+    let name = op_name(op);
+    if crate::ir::is_llvm_intrinsic(op) || name.starts_with("nvvm.") || name.starts_with("ptxcc.") {
         return OpKind::Inherent(NONE);
     }
-    let Some(op) = name.strip_prefix("llvm.") else { return OpKind::All };
-    match op {
-        "func" => OpKind::Func,
-        "call" => OpKind::Call,
-        "load" | "store" | "getelementptr" | "alloca" | "mlir.constant" | "mlir.zero" | "mlir.undef"
-        | "mlir.poison" | "br" | "cond_br" | "switch" | "return" | "unreachable" | "extractvalue" | "insertvalue"
-        | "extractelement" | "insertelement" | "shufflevector" | "icmp" | "fcmp" | "select" | "freeze" | "add"
-        | "sub" | "mul" | "sdiv" | "udiv" | "srem" | "urem" | "and" | "or" | "xor" | "shl" | "lshr" | "ashr"
-        | "fadd" | "fsub" | "fmul" | "fdiv" | "frem" | "fneg" | "sext" | "zext" | "trunc" | "fpext" | "fptrunc"
-        | "fptosi" | "fptoui" | "sitofp" | "uitofp" | "bitcast" | "addrspacecast" | "ptrtoint" | "inttoptr"
-        | "atomicrmw" | "cmpxchg" | "fence" => OpKind::Inherent(NONE),
+    match LlvmOp::of(op) {
+        L::Func => OpKind::Func,
+        L::Call => OpKind::Call,
+        L::Load
+        | L::Store
+        | L::Gep
+        | L::Alloca
+        | L::Constant
+        | L::Zero
+        | L::Undef
+        | L::Poison
+        | L::Br
+        | L::CondBr
+        | L::Switch
+        | L::Return
+        | L::Unreachable
+        | L::ExtractValue
+        | L::InsertValue
+        | L::ExtractElement
+        | L::InsertElement
+        | L::ShuffleVector
+        | L::ICmp
+        | L::FCmp
+        | L::Select
+        | L::Freeze
+        | L::Add
+        | L::Sub
+        | L::Mul
+        | L::SDiv
+        | L::UDiv
+        | L::SRem
+        | L::URem
+        | L::And
+        | L::Or
+        | L::Xor
+        | L::Shl
+        | L::LShr
+        | L::AShr
+        | L::FAdd
+        | L::FSub
+        | L::FMul
+        | L::FDiv
+        | L::FRem
+        | L::FNeg
+        | L::SExt
+        | L::ZExt
+        | L::Trunc
+        | L::FpExt
+        | L::FpTrunc
+        | L::FpToSi
+        | L::FpToUi
+        | L::SiToFp
+        | L::UiToFp
+        | L::Bitcast
+        | L::AddrSpaceCast
+        | L::PtrToInt
+        | L::IntToPtr
+        | L::AtomicRmw
+        | L::CmpXchg
+        | L::Fence => OpKind::Inherent(NONE),
         _ => OpKind::All,
     }
 }

@@ -25,7 +25,7 @@ use super::OptionInfo;
 ///         /// The target.
 ///         pub target: TargetOptions = group(),
 ///     }
-///     pass "my-pass" (MyPass) on "llvm.func": "Does one thing";
+///     pass "my-pass" (MyPass) on crate::ir::LLVM_FUNC: "Does one thing";
 ///     fn run(&self, function) -> bool { my_pass(function, self).is_ok() }
 /// }
 /// ```
@@ -38,7 +38,7 @@ macro_rules! declare_pass {
                 pub $field:ident : $ty:ty = $kind:ident $args:tt
             ),* $(,)?
         }
-        pass $pass:literal ($class:ident) on $anchor:literal: $summary:literal;
+        pass $pass:literal ($class:ident) on $anchor:path: $summary:literal;
         fn run(&$self_:ident, $op:ident) -> bool $body:block
     ) => {
         $(#[$meta])*

@@ -9,6 +9,7 @@
 //! `memmove` and `memset` of a constant length, lifetime markers, debug
 //! records and ptxcc's own `ptxcc.copy_param` into it.
 
+use crate::ir::LlvmOp;
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use ptxcc_dialect::names;
 
@@ -146,7 +147,7 @@ pub fn analyze<'c, 'a>(
 
 /// Bytes of a constant-size alloca whose type has a layout.
 pub fn alloca_bytes(layout: &DataLayout, alloca: OperationRef) -> Option<u64> {
-    let count = u64::try_from(constant_int(alloca.operand_at(0).ok()?)?).ok()?;
+    let count = u64::try_from(crate::abi::frame::alloca_count(alloca)?).ok()?;
     let ty = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
     layout.alloc_size(&ty).checked_mul(count)
 }
@@ -175,9 +176,9 @@ pub fn walk<'c: 'a, 'a, E>(
         for used in uses(value) {
             visit(used, offset)?;
             let op = used.owner;
-            match (op_name(op), used.index) {
-                ("llvm.addrspacecast", 0) => work.extend(first_result(op).map(|r| (r, offset))),
-                ("llvm.getelementptr", 0) => {
+            match (LlvmOp::of(op), used.index) {
+                (LlvmOp::AddrSpaceCast, 0) => work.extend(first_result(op).map(|r| (r, offset))),
+                (LlvmOp::Gep, 0) => {
                     let step = crate::abi::mlir::gep_offset(layout, op);
                     work.extend(first_result(op).map(|r| (r, offset.zip(step).map(|(base, step)| base + step))));
                 }
@@ -190,8 +191,8 @@ pub fn walk<'c: 'a, 'a, E>(
 
 /// Whether some GEP of `root` (through casts and GEPs) has a dynamic index.
 pub fn has_dynamic_index(root: Value) -> bool {
-    walk(root, |used, _| match (op_name(used.owner), used.index) {
-        ("llvm.getelementptr", 0) if dynamic(used.owner) => Err(()),
+    walk(root, |used, _| match (LlvmOp::of(used.owner), used.index) {
+        (LlvmOp::Gep, 0) if dynamic(used.owner) => Err(()),
         _ => Ok(()),
     })
     .is_err()
@@ -201,7 +202,7 @@ pub fn has_dynamic_index(root: Value) -> bool {
 pub fn all_geps<'c, 'a>(root: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut geps = Vec::new();
     let _ = walk(root, |used, _| {
-        if (op_name(used.owner), used.index) == ("llvm.getelementptr", 0) {
+        if (LlvmOp::of(used.owner), used.index) == (LlvmOp::Gep, 0) {
             geps.push(used.owner);
         }
         Ok::<(), ()>(())
@@ -215,22 +216,22 @@ pub fn accesses<'c, 'a>(root: Value<'c, 'a>) -> Result<Vec<OperationRef<'c, 'a>>
     let mut geps = Vec::new();
     walk(root, |used, _| {
         let op = used.owner;
-        match (op_name(op), used.index) {
-            ("llvm.addrspacecast", 0) => {}
-            ("llvm.getelementptr", 0) => {
+        match (LlvmOp::of(op), used.index) {
+            (LlvmOp::AddrSpaceCast, 0) => {}
+            (LlvmOp::Gep, 0) => {
                 if dynamic(op) {
                     geps.push(op);
                 }
             }
-            ("llvm.load", 0) | ("llvm.store", 1) if op.has_attribute("volatile_") => return Err(Refusal::Volatile),
-            ("llvm.load", 0) | ("llvm.store", 1) => {}
-            ("llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memcpy.inline", 0 | 1)
-            | ("llvm.intr.memset" | "llvm.intr.memset.inline", 0)
+            (LlvmOp::Load, 0) | (LlvmOp::Store, 1) if op.has_attribute("volatile_") => return Err(Refusal::Volatile),
+            (LlvmOp::Load, 0) | (LlvmOp::Store, 1) => {}
+            (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline, 0 | 1)
+            | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)
                 if op.operand_at(2).is_ok_and(|length| constant_int(length).is_some()) => {}
-            (names::COPY_PARAM, 1) => {}
-            ("llvm.intr.lifetime.start" | "llvm.intr.lifetime.end", _) => {}
-            (name, _) if name.starts_with("llvm.intr.dbg.") => {}
-            (name, _) => return Err(Refusal::Escapes(name.to_owned())),
+            (_, 1) if op_name(op) == names::COPY_PARAM => {}
+            (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
+            (kind, _) if kind.is_debug_info() => {}
+            _ => return Err(Refusal::Escapes(op_name(op).to_owned())),
         }
         Ok(())
     })?;

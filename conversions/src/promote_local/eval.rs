@@ -10,6 +10,7 @@
 //! flags (`nsw`, `nuw`, `disjoint`, `exact`) are ignored, which is right
 //! for a program that has no undefined behaviour.
 
+use crate::ir::LlvmOp;
 use melior::ir::{operation::OperationLike, Value, ValueLike};
 
 use crate::ir::{as_argument, as_result, constant_int, integer_width, op_name, HashMap, OperationExt};
@@ -77,43 +78,43 @@ fn evaluate_at(value: Value, env: &Env, depth: usize) -> Option<Int> {
     }
     let op = as_result(value)?.owner();
     let operand = |index: usize| evaluate_at(op.operand_at(index).ok()?, env, depth + 1);
-    let name = op_name(op);
-    match name {
-        "llvm.zext" | "llvm.sext" | "llvm.trunc" => {
+    let kind = LlvmOp::of(op);
+    match kind {
+        LlvmOp::ZExt | LlvmOp::SExt | LlvmOp::Trunc => {
             let source = operand(0)?;
-            let bits = if name == "llvm.sext" { source.signed() as u128 } else { source.bits };
+            let bits = if kind == LlvmOp::SExt { source.signed() as u128 } else { source.bits };
             Some(Int::new(width, bits))
         }
-        "llvm.icmp" => {
+        LlvmOp::ICmp => {
             let (lhs, rhs) = (operand(0)?, operand(1)?);
             let predicate = crate::ir::integer_attribute(op, "predicate")?;
             Some(Int::new(1, u128::from(compare(predicate, lhs, rhs)?)))
         }
-        "llvm.select" => {
+        LlvmOp::Select => {
             let condition = operand(0)?;
             operand(if condition.bits != 0 { 1 } else { 2 })
         }
         _ => {
             let (lhs, rhs) = (operand(0)?, operand(1)?);
-            binary(name, width, lhs, rhs)
+            binary(kind, width, lhs, rhs)
         }
     }
 }
 
 /// `lhs OP rhs` for the binary integer ops, at `width` bits; `None` for
 /// other ops and for shifts by the width or more (poison).
-fn binary(name: &str, width: u32, lhs: Int, rhs: Int) -> Option<Int> {
+fn binary(kind: LlvmOp, width: u32, lhs: Int, rhs: Int) -> Option<Int> {
     let shift = || u32::try_from(rhs.bits).ok().filter(|amount| *amount < width);
-    let bits = match name {
-        "llvm.add" => lhs.bits.wrapping_add(rhs.bits),
-        "llvm.sub" => lhs.bits.wrapping_sub(rhs.bits),
-        "llvm.mul" => lhs.bits.wrapping_mul(rhs.bits),
-        "llvm.and" => lhs.bits & rhs.bits,
-        "llvm.or" => lhs.bits | rhs.bits,
-        "llvm.xor" => lhs.bits ^ rhs.bits,
-        "llvm.shl" => lhs.bits << shift()?,
-        "llvm.lshr" => lhs.bits >> shift()?,
-        "llvm.ashr" => (lhs.signed() >> shift()?) as u128,
+    let bits = match kind {
+        LlvmOp::Add => lhs.bits.wrapping_add(rhs.bits),
+        LlvmOp::Sub => lhs.bits.wrapping_sub(rhs.bits),
+        LlvmOp::Mul => lhs.bits.wrapping_mul(rhs.bits),
+        LlvmOp::And => lhs.bits & rhs.bits,
+        LlvmOp::Or => lhs.bits | rhs.bits,
+        LlvmOp::Xor => lhs.bits ^ rhs.bits,
+        LlvmOp::Shl => lhs.bits << shift()?,
+        LlvmOp::LShr => lhs.bits >> shift()?,
+        LlvmOp::AShr => (lhs.signed() >> shift()?) as u128,
         _ => return None,
     };
     Some(Int::new(width, bits))
@@ -143,13 +144,13 @@ fn compare(predicate: i64, lhs: Int, rhs: Int) -> Option<bool> {
 /// order found), or `Err` with the op that makes it something else (a
 /// load, a call, a special register) or `Err(None)` when it is too deep or
 /// not an integer.
-pub fn leaves<'c, 'a>(value: Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Option<String>> {
+pub fn leaves<'c: 'a, 'a>(value: Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Option<String>> {
     let mut found = Vec::new();
     collect_leaves(value, &mut found, 0)?;
     Ok(found)
 }
 
-fn collect_leaves<'c, 'a>(
+fn collect_leaves<'c: 'a, 'a>(
     value: Value<'c, 'a>,
     found: &mut Vec<Value<'c, 'a>>,
     depth: usize,
@@ -171,31 +172,29 @@ fn collect_leaves<'c, 'a>(
     }
     let Some(result) = as_result(value) else { return Err(None) };
     let op = result.owner();
-    let name = op_name(op);
     let supported = matches!(
-        name,
-        "llvm.add"
-            | "llvm.sub"
-            | "llvm.mul"
-            | "llvm.shl"
-            | "llvm.lshr"
-            | "llvm.ashr"
-            | "llvm.and"
-            | "llvm.or"
-            | "llvm.xor"
-            | "llvm.zext"
-            | "llvm.sext"
-            | "llvm.trunc"
-            | "llvm.icmp"
-            | "llvm.select"
+        LlvmOp::of(op),
+        LlvmOp::Add
+            | LlvmOp::Sub
+            | LlvmOp::Mul
+            | LlvmOp::Shl
+            | LlvmOp::LShr
+            | LlvmOp::AShr
+            | LlvmOp::And
+            | LlvmOp::Or
+            | LlvmOp::Xor
+            | LlvmOp::ZExt
+            | LlvmOp::SExt
+            | LlvmOp::Trunc
+            | LlvmOp::ICmp
+            | LlvmOp::Select
     );
     if !supported {
-        return Err(Some(name.to_owned()));
+        return Err(Some(op_name(op).to_owned()));
     }
     for index in 0..op.operand_count() {
         let operand = op.operand_at(index).map_err(|_| None)?;
-        // SAFETY: an operand of a live op of the same IR as `value`.
-        collect_leaves(unsafe { crate::ir::detached(operand) }, found, depth + 1)?;
+        collect_leaves(operand, found, depth + 1)?;
     }
     Ok(())
 }
@@ -224,18 +223,18 @@ mod tests {
     }
 
     #[rstest]
-    #[case::add("llvm.add", 8, 250, 10, Some(4))]
-    #[case::shl_by_width("llvm.shl", 8, 1, 8, None)]
-    #[case::ashr("llvm.ashr", 8, 0x80, 7, Some(0xff))]
-    #[case::lshr("llvm.lshr", 8, 0x80, 7, Some(1))]
+    #[case::add(LlvmOp::Add, 8, 250, 10, Some(4))]
+    #[case::shl_by_width(LlvmOp::Shl, 8, 1, 8, None)]
+    #[case::ashr(LlvmOp::AShr, 8, 0x80, 7, Some(0xff))]
+    #[case::lshr(LlvmOp::LShr, 8, 0x80, 7, Some(1))]
     fn computes(
-        #[case] name: &str,
+        #[case] kind: LlvmOp,
         #[case] width: u32,
         #[case] lhs: u128,
         #[case] rhs: u128,
         #[case] expected: Option<u128>,
     ) {
-        let result = binary(name, width, Int::new(width, lhs), Int::new(width, rhs));
+        let result = binary(kind, width, Int::new(width, lhs), Int::new(width, rhs));
         assert_eq!(result.map(|value| value.bits), expected);
     }
 }

@@ -20,10 +20,11 @@
 //! expression ([`super::eval`]) of such arguments. The exit condition must
 //! be an expression of them too.
 
+use crate::ir::LlvmOp;
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Value};
 
 use super::eval::{evaluate, key, leaves, Env, Int};
-use crate::ir::{integer_width, op_name, successor_argument, BlockExt, HashMap, OperationExt};
+use crate::ir::{integer_width, successor_argument, BlockExt, HashMap, OperationExt};
 
 /// The blocks of one region and the edges between them.
 pub struct Cfg<'c, 'a> {
@@ -291,7 +292,7 @@ pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, max_trips: u64) -> Resul
         return Err(NotCounted::Exits);
     }
     let test = cfg.blocks[exiting].terminator().ok_or(NotCounted::Exits)?;
-    if op_name(test) != "llvm.cond_br" || cfg.successors[exiting].len() != 2 {
+    if LlvmOp::of(test) != LlvmOp::CondBr || cfg.successors[exiting].len() != 2 {
         return Err(NotCounted::Exits);
     }
     let (first, second) = (cfg.successors[exiting][0], cfg.successors[exiting][1]);
@@ -304,7 +305,7 @@ pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, max_trips: u64) -> Resul
     if exiting == latch && stay != shape.header {
         return Err(NotCounted::Exits);
     }
-    if exiting != latch && (op_name(back_edge) != "llvm.br" || stay == shape.header) {
+    if exiting != latch && (LlvmOp::of(back_edge) != LlvmOp::Br || stay == shape.header) {
         return Err(NotCounted::Exits);
     }
     let mut ops = 0;
@@ -343,7 +344,7 @@ pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, max_trips: u64) -> Resul
             break;
         }
     }
-    let condition = test.operand_at(0).map_err(|_| NotCounted::Condition)?;
+    let condition = crate::ir::CondBr::of(test).ok_or(NotCounted::Condition)?.condition();
     let mut env: Env = counters.iter().map(|(argument, start, _)| (key(*argument), *start)).collect();
     let mut history: Vec<Vec<Int>> = vec![Vec::new(); counters.len()];
     let mut trips = 0;

@@ -9,6 +9,7 @@
 //! value repeated in every byte; floats only for 0), at the array's own
 //! element types, which SROA turns into the registers' first values.
 
+use crate::ir::{LlvmOp, Rewriter};
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
     ir::{
@@ -28,8 +29,8 @@ use crate::{
     },
     context::context_of,
     ir::{
-        as_llvm_struct, constant_int, first_result, float_type, integer_attribute, integer_width, llvm_array, op_name,
-        type_attribute, EraseList, FloatType, OperationExt,
+        as_llvm_struct, constant_int, first_result, float_type, integer_attribute, integer_width, llvm_array,
+        type_attribute, FloatType,
     },
 };
 
@@ -62,11 +63,11 @@ fn scalars<'c>(layout: &DataLayout, ty: Type<'c>, base: u64, out: &mut Vec<(u64,
 /// constant GEPs and casts) with a constant value and length as stores;
 /// the memsets go to `erase`. A memset it cannot write so (a scalar cut by
 /// its ends, a float for a byte other than 0, a vector) stays.
-pub fn expand_memsets(alloca: OperationRef, erase: &mut EraseList) {
+pub fn expand_memsets(alloca: OperationRef, rewriter: &mut Rewriter) {
     let layout = DataLayout::nvptx64();
     let Some(root) = first_result(alloca) else { return };
     let Some(element) = type_attribute(alloca, "elem_type") else { return };
-    let count = alloca.operand_at(0).ok().and_then(constant_int).unwrap_or(1);
+    let count = crate::abi::frame::alloca_count(alloca).unwrap_or(1);
     let mut leaves = Vec::new();
     let Ok(element_size) = abi_type(element).map(|t| layout.alloc_size(&t)) else { return };
     for index in 0..u64::try_from(count).unwrap_or(0) {
@@ -77,9 +78,9 @@ pub fn expand_memsets(alloca: OperationRef, erase: &mut EraseList) {
     let align = u64::try_from(integer_attribute(alloca, "alignment").unwrap_or(1)).unwrap_or(1).max(1);
     let _ = super::candidates::walk(root, |used, offset| {
         let op = used.owner;
-        if let (("llvm.intr.memset", 0), Some(offset)) = ((op_name(op), used.index), offset) {
+        if let ((LlvmOp::Memset, 0), Some(offset)) = ((LlvmOp::of(op), used.index), offset) {
             if expand(op, root, offset, &leaves, align) {
-                erase.erase(op);
+                rewriter.erase_later(op);
             }
         }
         Ok::<(), ()>(())
@@ -89,12 +90,11 @@ pub fn expand_memsets(alloca: OperationRef, erase: &mut EraseList) {
 /// Writes the memset `memset` (of the bytes from `offset` of the alloca
 /// `root`) as stores before it; `false` (nothing written) when it cannot.
 fn expand(memset: OperationRef, root: Value, offset: i64, leaves: &[(u64, Type)], align: u64) -> bool {
-    if memset.has_attribute("isVolatile") && crate::ir::bool_attribute_is_true(memset, "isVolatile") {
+    if crate::ir::bool_attribute_is_true(memset, "isVolatile") {
         return false;
     }
-    let (Some(byte), Some(length)) =
-        (memset.operand_at(1).ok().and_then(constant_int), memset.operand_at(2).ok().and_then(constant_int))
-    else {
+    let Some(fill) = crate::ir::MemFill::of(memset) else { return false };
+    let (Some(byte), Some(length)) = (constant_int(fill.value()), fill.length().and_then(constant_int)) else {
         return false;
     };
     let (Ok(start), Ok(length)) = (u64::try_from(offset), u64::try_from(length)) else { return false };
@@ -129,11 +129,11 @@ fn expand(memset: OperationRef, root: Value, offset: i64, leaves: &[(u64, Type)]
             Some(constant) => constant,
             None => {
                 let attribute = match float_type(ty) {
-                    Some(_) => FloatAttribute::new(&context, ty, 0.0).into(),
+                    Some(_) => FloatAttribute::new(context, ty, 0.0).into(),
                     None => IntegerAttribute::new(ty, bits as i64).into(),
                 };
-                let constant = OperationBuilder::new("llvm.mlir.constant", location)
-                    .add_attributes(&[(Identifier::new(&context, "value"), attribute)])
+                let constant = OperationBuilder::new(LlvmOp::Constant.name(), location)
+                    .add_attributes(&[(Identifier::new(context, "value"), attribute)])
                     .add_results(&[ty])
                     .build()
                     .expect("a scalar constant is valid");
@@ -147,10 +147,10 @@ fn expand(memset: OperationRef, root: Value, offset: i64, leaves: &[(u64, Type)]
         let mut address = root;
         if at > 0 {
             let gep = llvm::get_element_ptr(
-                &context,
+                context,
                 root,
-                DenseI32ArrayAttribute::new(&context, &[at as i32]),
-                IntegerType::new(&context, 8).into(),
+                DenseI32ArrayAttribute::new(context, &[at as i32]),
+                IntegerType::new(context, 8).into(),
                 root.r#type(),
                 location,
             );
@@ -158,9 +158,9 @@ fn expand(memset: OperationRef, root: Value, offset: i64, leaves: &[(u64, Type)]
             address = gep;
         }
         let alignment = common_alignment(align, at as i64) as i64;
-        let i64_type = IntegerType::new(&context, 64).into();
+        let i64_type = IntegerType::new(context, 64).into();
         let store = llvm::store(
-            &context,
+            context,
             constant,
             address,
             location,

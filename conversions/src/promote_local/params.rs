@@ -10,6 +10,7 @@
 //! on, as nvcc does (issue 31's `scale`). Parameters of at most
 //! [`COPY_LIMIT`] bytes, the sixteen registers one copy keeps in flight.
 
+use crate::ir::LlvmOp;
 use melior::ir::{
     attribute::{IntegerAttribute, TypeAttribute},
     block::BlockLike,
@@ -34,7 +35,11 @@ pub const COPY_LIMIT: u64 = 64;
 /// whose uses SROA can follow into a slot (see the module documentation),
 /// in order, while their bytes stay within `budget`; returns the location
 /// and size of each copied parameter.
-pub fn copy_written_byval<'c>(func: OperationRef<'c, '_>, budget: u64) -> Vec<(Location<'c>, u64)> {
+pub fn copy_written_byval<'c>(
+    func: OperationRef<'c, '_>,
+    budget: u64,
+    rewriter: &crate::ir::Rewriter,
+) -> Vec<(Location<'c>, u64)> {
     let mut left = budget;
     let mut copied = Vec::new();
     if is_kernel(func) {
@@ -60,24 +65,21 @@ pub fn copy_written_byval<'c>(func: OperationRef<'c, '_>, budget: u64) -> Vec<(L
         let align = parameter_integer(func, index, "llvm.align").unwrap_or(1).max(layout.abi_align(&abi) as i64);
         let context = context_of(func);
         let location = func.location();
-        let i32_type = IntegerType::new(&context, 32).into();
-        let i64_type = IntegerType::new(&context, 64).into();
+        let i32_type = IntegerType::new(context, 32).into();
+        let i64_type = IntegerType::new(context, 64).into();
         let alignment =
-            |value: i64| (Identifier::new(&context, "alignment"), IntegerAttribute::new(i64_type, value).into());
+            |value: i64| (Identifier::new(context, "alignment"), IntegerAttribute::new(i64_type, value).into());
         let Some(first) = entry.first_operation() else { continue };
         let one = entry.insert_operation_before(first, crate::ir::integer_constant(i32_type, 1, location));
         let Some(one) = first_result(one) else { continue };
-        let slot = OperationBuilder::new("llvm.alloca", location)
+        let slot = OperationBuilder::new(LlvmOp::Alloca.name(), location)
             .add_operands(&[one])
-            .add_attributes(&[
-                (Identifier::new(&context, "elem_type"), TypeAttribute::new(ty).into()),
-                alignment(align),
-            ])
+            .add_attributes(&[(Identifier::new(context, "elem_type"), TypeAttribute::new(ty).into()), alignment(align)])
             .add_results(&[argument.r#type()])
             .build()
             .expect("an alloca of a sized type is valid");
         let Some(slot) = first_result(entry.insert_operation_before(first, slot)) else { continue };
-        let load = OperationBuilder::new("llvm.load", location)
+        let load = OperationBuilder::new(LlvmOp::Load.name(), location)
             .add_operands(&[argument])
             .add_attributes(&[alignment(align)])
             .add_results(&[ty])
@@ -85,13 +87,13 @@ pub fn copy_written_byval<'c>(func: OperationRef<'c, '_>, budget: u64) -> Vec<(L
             .expect("a load of a sized type is valid");
         let load = entry.insert_operation_before(first, load);
         let Some(value) = first_result(load) else { continue };
-        let store = OperationBuilder::new("llvm.store", location)
+        let store = OperationBuilder::new(LlvmOp::Store.name(), location)
             .add_operands(&[value, slot])
             .add_attributes(&[alignment(align)])
             .build()
             .expect("a store of a loaded value is valid");
         entry.insert_operation_before(first, store);
-        crate::ir::replace_uses_except(argument, slot, &[load]);
+        rewriter.replace_uses_except(argument, slot, &[load]);
         copied.push((location, size));
     }
     copied

@@ -15,6 +15,7 @@
 //! alloca (anything else is undefined behaviour): a store at an index out
 //! of them changes nothing, a load gives the first element.
 
+use crate::ir::{LlvmOp, Rewriter};
 use melior::ir::{
     attribute::IntegerAttribute, block::BlockLike, operation::OperationLike, r#type::IntegerType, OperationRef, Value,
     ValueLike,
@@ -25,10 +26,7 @@ use super::loops::{Cfg, Loop};
 use crate::{
     abi::{mlir::abi_type, DataLayout},
     context::context_of,
-    ir::{
-        clone, first_result, gep_indices, integer_constant, op_name, set_operand, type_attribute, uses, EraseList,
-        OperationExt,
-    },
+    ir::{first_result, gep_indices, integer_constant, op_name, set_operand, type_attribute, uses, OperationExt},
 };
 
 /// One GEP with a dynamic index and the loads and stores through it.
@@ -72,7 +70,7 @@ pub fn plan<'c, 'a>(
     let not_selectable = |why: &str| Refusal::NotSelectable(why.to_owned());
     super::candidates::walk(root, |used, offset| {
         let op = used.owner;
-        if (op_name(op), used.index) != ("llvm.getelementptr", 0) {
+        if (LlvmOp::of(op), used.index) != (LlvmOp::Gep, 0) {
             return Ok(());
         }
         let indices = gep_indices(op).ok_or_else(|| not_selectable("a GEP without indices"))?;
@@ -96,7 +94,7 @@ pub fn plan<'c, 'a>(
     let ops = accesses
         .iter()
         .map(|a| {
-            let per_user: u64 = a.users.iter().map(|u| if op_name(*u) == "llvm.load" { 3 } else { 5 }).sum();
+            let per_user: u64 = a.users.iter().map(|u| if LlvmOp::of(*u) == LlvmOp::Load { 3 } else { 5 }).sum();
             per_user * a.count as u64
         })
         .sum();
@@ -140,10 +138,10 @@ fn access<'c, 'a>(
     let result = first_result(gep).ok_or_else(|| not_selectable("a GEP without a result"))?;
     for used in uses(result) {
         let op = used.owner;
-        let accessed = match (op_name(op), used.index) {
-            ("llvm.load", 0) => first_result(op).map(|r| r.r#type()),
-            ("llvm.store", 1) => op.operand_at(0).ok().map(|v| v.r#type()),
-            (name, _) => return Err(Refusal::Escapes(name.to_owned())),
+        let accessed = match (LlvmOp::of(op), used.index) {
+            (LlvmOp::Load, 0) => first_result(op).map(|r| r.r#type()),
+            (LlvmOp::Store, 1) => op.operand_at(0).ok().map(|v| v.r#type()),
+            _ => return Err(Refusal::Escapes(op_name(op).to_owned())),
         };
         if in_loop(op) {
             return Err(Refusal::InLoop);
@@ -185,7 +183,7 @@ fn operand_of(gep: OperationRef, position: usize) -> Option<usize> {
 
 /// Rewrites the accesses of `plan` (see the module documentation); the old
 /// loads, stores and GEPs go to `erase`.
-pub fn expand(plan: &SelectPlan, erase: &mut EraseList) {
+pub fn expand(plan: &SelectPlan, rewriter: &mut Rewriter) {
     for access in &plan.accesses {
         let Ok(index) = access.gep.operand_at(access.operand) else { continue };
         let location = access.gep.location();
@@ -196,20 +194,20 @@ pub fn expand(plan: &SelectPlan, erase: &mut EraseList) {
             let mut elements = Vec::new();
             for e in access.first..access.first + access.count {
                 let constant = user_block.insert_operation_before(user, integer_constant(index.r#type(), e, location));
-                let copy = user_block.insert_operation_before(user, clone(access.gep));
+                let copy = user_block.insert_operation_before(user, rewriter.clone(access.gep));
                 if !crate::ir::fold_gep_index(copy, access.operand, e) {
                     if let Some(constant) = first_result(constant) {
                         set_operand(copy, access.operand, constant);
                     }
                 }
-                let equal = compare(user_block, user, index, first_result(constant), &context);
+                let equal = compare(user_block, user, index, first_result(constant), context);
                 elements.push((first_result(copy), equal));
             }
-            if op_name(user) == "llvm.load" {
+            if LlvmOp::of(user) == LlvmOp::Load {
                 let mut chosen: Option<Value> = None;
                 for (address, equal) in &elements {
                     let (Some(address), Some(equal)) = (address, equal) else { continue };
-                    let load = user_block.insert_operation_before(user, clone(user));
+                    let load = user_block.insert_operation_before(user, rewriter.clone(user));
                     set_operand(load, 0, *address);
                     let Some(loaded) = first_result(load) else { continue };
                     chosen = Some(match chosen {
@@ -218,33 +216,33 @@ pub fn expand(plan: &SelectPlan, erase: &mut EraseList) {
                     });
                 }
                 if let (Some(chosen), Some(old)) = (chosen, first_result(user)) {
-                    crate::ir::replace_uses(old, chosen);
-                    erase.erase(user);
+                    rewriter.replace_uses(old, chosen);
+                    rewriter.erase_later(user);
                 }
             } else {
                 let Ok(value) = user.operand_at(0) else { continue };
                 for (address, equal) in &elements {
                     let (Some(address), Some(equal)) = (address, equal) else { continue };
                     let old = melior::dialect::llvm::load(
-                        &context,
+                        context,
                         *address,
                         value.r#type(),
                         location,
                         melior::dialect::llvm::LoadStoreOptions::new().align(
                             crate::ir::integer_attribute(user, "alignment")
-                                .map(|a| IntegerAttribute::new(IntegerType::new(&context, 64).into(), a)),
+                                .map(|a| IntegerAttribute::new(IntegerType::new(context, 64).into(), a)),
                         ),
                     );
                     let Some(old) = first_result(user_block.insert_operation_before(user, old)) else { continue };
                     let new = select(user_block, user, *equal, value, old);
-                    let store = user_block.insert_operation_before(user, clone(user));
+                    let store = user_block.insert_operation_before(user, rewriter.clone(user));
                     set_operand(store, 0, new);
                     set_operand(store, 1, *address);
                 }
-                erase.erase(user);
+                rewriter.erase_later(user);
             }
         }
-        erase.erase_if_unused(access.gep);
+        rewriter.erase_later_if_unused(access.gep);
     }
 }
 
@@ -257,7 +255,7 @@ fn compare<'c, 'a>(
     context: &'c melior::Context,
 ) -> Option<Value<'c, 'a>> {
     let i64_type = IntegerType::new(context, 64).into();
-    let op = melior::ir::operation::OperationBuilder::new("llvm.icmp", anchor.location())
+    let op = melior::ir::operation::OperationBuilder::new(LlvmOp::ICmp.name(), anchor.location())
         .add_operands(&[index, constant?])
         // LLVM's ICmpPredicate: eq is 0.
         .add_attributes(&[(
@@ -278,7 +276,7 @@ fn select<'c, 'a>(
     on_true: Value<'c, 'a>,
     on_false: Value<'c, 'a>,
 ) -> Value<'c, 'a> {
-    let op = melior::ir::operation::OperationBuilder::new("llvm.select", anchor.location())
+    let op = melior::ir::operation::OperationBuilder::new(LlvmOp::Select.name(), anchor.location())
         .add_operands(&[condition, on_true, on_false])
         .add_results(&[on_true.r#type()])
         .build()

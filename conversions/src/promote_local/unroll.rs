@@ -18,8 +18,8 @@ use melior::ir::{
 
 use super::loops::{edge_operands, Cfg, Counted};
 use crate::ir::{
-    branch, clone, first_result, integer_constant, set_operand, set_successor, uses, BlockExt, EraseList, HashMap,
-    HashSet, OperationExt,
+    branch, first_result, integer_constant, set_operand, set_successor, uses, BlockExt, HashMap, HashSet, OperationExt,
+    Rewriter,
 };
 
 /// Raw handle of a value, op or block, as a map key.
@@ -47,7 +47,7 @@ impl<'c, 'a> Cursor<'c, 'a> {
 
 /// Unrolls `counted` (a loop of `cfg`) fully. Ops left dead (the exit
 /// tests, the counters' steps) go to `erase`.
-pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, erase: &mut EraseList) {
+pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, rewriter: &mut Rewriter) {
     let header = cfg.blocks[counted.shape.header];
     let latch = cfg.blocks[counted.latch];
     let exit = cfg.blocks[counted.exit];
@@ -59,7 +59,7 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, erase: &mut 
     let back_operands = edge_operands(back_edge, header);
     let exit_operands = edge_operands(test, exit);
     let stay_operands = edge_operands(test, stay);
-    let condition = test.operand_at(0).ok();
+    let condition = crate::ir::CondBr::of(test).map(crate::ir::CondBr::condition);
     let counters: HashMap<Key, &[crate::promote_local::eval::Int]> =
         counted.counters.iter().map(|(argument, values)| (value_key(*argument), values.as_slice())).collect();
     let loop_blocks: Vec<BlockRef> = counted.shape.blocks.iter().map(|&b| cfg.blocks[b]).collect();
@@ -129,7 +129,7 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, erase: &mut 
                 if op == back_edge || op == test {
                     continue;
                 }
-                copy_op(op, target, &mut map, &blocks);
+                copy_op(op, target, &mut map, &blocks, rewriter);
             }
             if *block == header && !bottom {
                 // The copy of the header's test, decided.
@@ -165,9 +165,9 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, erase: &mut 
     } else if let Some(block) = test.block() {
         // The first iteration's header stays.
         block.insert_operation_before(test, branch(stay, &stay_operands, location));
-        erase.erase(test);
+        rewriter.erase_later(test);
     }
-    erase.erase(back_edge);
+    rewriter.erase_later(back_edge);
     dead_tests.extend(condition);
 
     // Uses after the loop see the last iteration's values.
@@ -202,12 +202,12 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, erase: &mut 
             None => header.append_operation(constant),
         };
         if let Some(value) = first_result(constant) {
-            crate::ir::replace_uses(*argument, value);
+            rewriter.replace_uses(*argument, value);
         }
     }
     for test in dead_tests {
         if let Some(op) = crate::ir::as_result(test).map(|r| r.owner()) {
-            erase.erase_if_unused(op);
+            rewriter.erase_later_if_unused(op);
         }
     }
 }
@@ -219,8 +219,9 @@ fn copy_op<'c, 'a>(
     target: Cursor<'c, 'a>,
     map: &mut HashMap<Key, Value<'c, 'a>>,
     blocks: &HashMap<Key, BlockRef<'c, 'a>>,
+    rewriter: &Rewriter,
 ) {
-    let copy = target.insert(clone(op));
+    let copy = target.insert(rewriter.clone(op));
     for index in 0..copy.operand_count() {
         if let Some(mapped) = copy.operand_at(index).ok().and_then(|operand| map.get(&value_key(operand))) {
             set_operand(copy, index, *mapped);

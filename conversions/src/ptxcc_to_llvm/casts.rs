@@ -1,6 +1,7 @@
 //! The address-space conversions: `param_to_generic`, `param_to_global`,
 //! `generic_to_as` -> `llvm.addrspacecast`.
 
+use crate::ir::LlvmOp;
 use crate::ir::OperationExt;
 use melior::{
     ir::BlockLike as _,
@@ -22,17 +23,12 @@ use crate::kernel::{
 pub fn param_space_parameter<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, usize)> {
     let mut current = value;
     loop {
-        if let Some(op) =
-            defining_op(current, "llvm.getelementptr").or_else(|| defining_op(current, "llvm.addrspacecast"))
-        {
+        if let Some(op) = defining_op(current, LlvmOp::Gep).or_else(|| defining_op(current, LlvmOp::AddrSpaceCast)) {
             current = op.operand_at(0).ok()?;
             continue;
         }
         let argument = crate::ir::as_argument(current)?;
-        let owner = argument.owner().parent_operation()?;
-        // SAFETY: the function is part of the IR the value lives in; only the
-        // borrow melior ties to the block argument ends here.
-        let func = unsafe { OperationRef::from_raw(owner.to_raw()) };
+        let func = crate::ir::argument_block(argument).parent_operation()?;
         return parameter_index(func, current).map(|index| (func, index));
     }
 }
@@ -74,7 +70,7 @@ pub(super) fn check(op: OperationRef) -> Result<Option<usize>, String> {
 pub(super) fn mark_grid_constant(func: OperationRef, index: usize) {
     let context = context_of(func);
     mark_kernel(func);
-    set_parameter_attribute(func, index, NVVM_GRID_CONSTANT, Attribute::unit(&context));
+    set_parameter_attribute(func, index, NVVM_GRID_CONSTANT, Attribute::unit(context));
 }
 
 /// Adds `ParamToGenericLowering`, `ParamToGlobalLowering` and

@@ -38,6 +38,7 @@
 //! does (llc 22 aborts on a GEP of an `addrspace(5)` alloca); llc's
 //! address-space inference turns the stores into `st.local`.
 
+use crate::ir::LlvmOp;
 use melior::{
     dialect::llvm,
     ir::{
@@ -55,7 +56,7 @@ use super::copy_param::{aligned, inline_copy_plan, plan_inline_copy};
 use super::ConvertPtxccToLlvmOptions;
 use crate::{
     abi::layout::common_alignment,
-    ir::{addrspacecast, erase, first_result, integer_attribute, integer_constant, op_name, BlockExt, OperationExt},
+    ir::{addrspacecast, first_result, integer_attribute, integer_constant, op_name, BlockExt, OperationExt},
     slots,
 };
 
@@ -96,8 +97,9 @@ pub fn expand_copy_loops(root: OperationRef, options: &ConvertPtxccToLlvmOptions
         .chain(crate::ir::nested_ops(root))
         .filter(|op| op_name(*op) == names::COPY_PARAM && wants_loop(*op, options))
         .collect();
+    let mut rewriter = crate::ir::Rewriter::new();
     for copy in &copies {
-        expand(*copy, options.vector_copy);
+        expand(*copy, options.vector_copy, &mut rewriter);
     }
     copies.len()
 }
@@ -106,9 +108,9 @@ pub fn expand_copy_loops(root: OperationRef, options: &ConvertPtxccToLlvmOptions
 /// constant, or an alloca whose operands are all still in `entry` (defined
 /// before the copy, or constants that stay).
 fn stays_in_entry(op: OperationRef, entry: BlockRef) -> bool {
-    match op_name(op) {
-        "llvm.mlir.constant" => true,
-        "llvm.alloca" => (0..op.operand_count()).all(|index| {
+    match LlvmOp::of(op) {
+        LlvmOp::Constant => true,
+        LlvmOp::Alloca => (0..op.operand_count()).all(|index| {
             op.operand_at(index).ok().is_some_and(|operand| match crate::ir::as_result(operand) {
                 Some(result) => result.owner().block() == Some(entry),
                 None => true,
@@ -133,17 +135,11 @@ fn insert<'c, 'a>(
 /// [`insert`]s `op` and returns its first result.
 fn place<'c, 'a>(block: BlockRef<'c, 'a>, before: Option<OperationRef<'c, 'a>>, op: Operation<'c>) -> Value<'c, 'a> {
     let result = first_result(insert(block, before, op)).expect("the op has a result");
-    // SAFETY: the op was just inserted into `block`, which outlives the
-    // expansion.
-    unsafe { crate::ir::detached(result) }
+    result
 }
 
-fn expand(copy: OperationRef, vector_copy: bool) {
-    let context_ref = copy.context();
-    // SAFETY: `context_ref` outlives every use of the reference (melior's
-    // `to_ref` points into the `ContextRef` itself); what is built from it
-    // holds the raw context, which outlives the module.
-    let context: &Context = unsafe { context_ref.to_ref() };
+fn expand(copy: OperationRef, vector_copy: bool, rewriter: &mut crate::ir::Rewriter) {
+    let context: &Context = crate::ir::context_of(copy);
     let location = copy.location();
     let src = copy.operand_at(0).expect("copy_param has a source");
     let mut dst = copy.operand_at(1).expect("copy_param has a destination");
@@ -167,10 +163,10 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     while let Some(op) = next {
         next = op.next_in_block();
         if in_entry && stays_in_entry(op, block) {
-            crate::ir::move_before(op, copy);
+            rewriter.move_before(op, copy);
         } else {
             // `rest` takes ownership; the order is kept.
-            crate::ir::move_to_end(op, rest);
+            rewriter.move_to_end(op, rest);
         }
     }
     let looped = region.insert_block_after(block, Block::new(&[(i64_type, location)]));
@@ -182,7 +178,7 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     let zero = place(block, Some(copy), integer_constant(i64_type, 0, location));
     block.insert_operation_before(
         copy,
-        OperationBuilder::new("llvm.br", location)
+        OperationBuilder::new(LlvmOp::Br.name(), location)
             .add_operands(&[zero])
             .add_successors(&[&looped])
             .build()
@@ -202,7 +198,7 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     let advanced = place(
         looped,
         None,
-        OperationBuilder::new("llvm.add", location)
+        OperationBuilder::new(LlvmOp::Add.name(), location)
             .add_operands(&[index, step_value])
             .add_results(&[i64_type])
             .build()
@@ -213,7 +209,7 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     let more = place(
         looped,
         None,
-        OperationBuilder::new("llvm.icmp", location)
+        OperationBuilder::new(LlvmOp::ICmp.name(), location)
             .add_attributes(&[(Identifier::new(context, "predicate"), unsigned_less)])
             .add_operands(&[advanced, limit])
             .add_results(&[IntegerType::new(context, 1).into()])
@@ -227,7 +223,7 @@ fn expand(copy: OperationRef, vector_copy: bool) {
     let no_unroll = Attribute::parse(context, "#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>")
         .expect("a valid loop annotation");
     looped.append_operation(
-        OperationBuilder::new("llvm.cond_br", location)
+        OperationBuilder::new(LlvmOp::CondBr.name(), location)
             .add_attributes(&[
                 (
                     Identifier::new(context, "operandSegmentSizes"),
@@ -262,8 +258,8 @@ fn expand(copy: OperationRef, vector_copy: bool) {
         let to = byte_address(true, access.offset);
         insert(rest, first, llvm::store(context, value, to, location, aligned(context, access.align)));
     }
-    // SAFETY: the copy has no results and nothing refers to it.
-    unsafe { erase(copy) };
+    // The copy has no results.
+    rewriter.erase(copy);
 }
 
 #[cfg(test)]

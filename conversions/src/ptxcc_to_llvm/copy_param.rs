@@ -1,5 +1,6 @@
 //! `ptxcc.copy_param` -> vector/scalar loads and stores, or `llvm.intr.memcpy`.
 
+use crate::ir::LlvmOp;
 use crate::ir::OperationExt;
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
@@ -17,7 +18,7 @@ use crate::ir::dictionary;
 
 use super::{add_lowering, ConvertPtxccToLlvmOptions};
 use crate::abi::{classify, layout::common_alignment, mlir::abi_type, AbiType, DataLayout};
-use crate::ir::{constant_int, integer_attribute, type_attribute};
+use crate::ir::{integer_attribute, type_attribute};
 use crate::slots;
 
 /// The type of one access of an inline copy.
@@ -187,8 +188,8 @@ pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: 
 
 /// The type of the `llvm.alloca` that `pointer` is (through casts).
 fn slot_type(pointer: Value) -> Option<AbiType> {
-    let alloca = crate::kernel::defining_op(slots::root_alloca(pointer)?, "llvm.alloca")?;
-    (constant_int(alloca.operand_at(0).ok()?) == Some(1)).then_some(())?;
+    let alloca = crate::kernel::defining_op(slots::root_alloca(pointer)?, LlvmOp::Alloca)?;
+    (crate::abi::frame::alloca_count(alloca) == Some(1)).then_some(())?;
     abi_type(type_attribute(alloca, "elem_type")?).ok()
 }
 
@@ -260,7 +261,7 @@ pub fn populate_copy_param_patterns(
         }
         let i64_type = IntegerType::new(emit.context, 64).into();
         let length = emit.emit(
-            OperationBuilder::new("llvm.mlir.constant", emit.location)
+            OperationBuilder::new(LlvmOp::Constant.name(), emit.location)
                 .add_attributes(&[(
                     Identifier::new(emit.context, "value"),
                     IntegerAttribute::new(i64_type, size as i64).into(),
@@ -276,7 +277,7 @@ pub fn populate_copy_param_patterns(
             &[dictionary(emit.context, &align), dictionary(emit.context, &align), dictionary(emit.context, &[])],
         );
         emit.emit(
-            OperationBuilder::new("llvm.intr.memcpy", emit.location)
+            OperationBuilder::new(LlvmOp::Memcpy.name(), emit.location)
                 .add_operands(&[dst, src, length])
                 .add_attributes(&[
                     (Identifier::new(emit.context, "isVolatile"), BoolAttribute::new(emit.context, false).into()),

@@ -2,6 +2,7 @@
 //! call sequence (declarations, stores, prototype, call, loads) the ABI
 //! model predicts for it, compared with `llc`'s.
 
+use crate::ir::LlvmOp;
 use std::{collections::HashMap, fmt::Write as _};
 
 use melior::ir::{operation::OperationLike, Module};
@@ -202,7 +203,7 @@ fn call_shape_source(index: usize, shape: &CallShape) -> String {
             .collect();
         let body = match shape.result {
             Some(r) => format!("%z = llvm.mlir.zero : {r}\n    llvm.return %z : {r}"),
-            None => "llvm.return".to_string(),
+            None => LlvmOp::Return.name().to_string(),
         };
         writeln!(source, "  llvm.func internal @{callee}({}){arrow} {{\n    {body}\n  }}", named.join(", ")).unwrap();
     } else {
@@ -255,7 +256,7 @@ fn call_shape_source(index: usize, shape: &CallShape) -> String {
     };
     let (head, ret) = match shape.result {
         Some(r) => (format!("%r = {call}"), format!("llvm.return %r : {r}")),
-        None => (call, "llvm.return".to_string()),
+        None => (call, LlvmOp::Return.name().to_string()),
     };
     let cc = if shape.kind == CallKind::FromKernel { "ptx_kernelcc " } else { "" };
     writeln!(

@@ -5,6 +5,7 @@ use super::{
     call_arguments, parameter_types, result_type, signature_is_fixed, signature_is_fixed_as, sret::elided_slot,
     AggregateForm, DevicePlan, FlatLeaf, ParamPlan,
 };
+use crate::ir::LlvmOp;
 
 use crate::ir::{BlockExt, OperationExt};
 
@@ -14,7 +15,7 @@ use melior::ir::{
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
 use super::super::symbols::SymbolUses;
-use crate::pointer_uses::{is_atomic, is_debug_info};
+use crate::pointer_uses::is_atomic;
 use crate::{
     abi::{
         classify::{classify_argument, classify_result, ArgClass, Thresholds},
@@ -26,7 +27,7 @@ use crate::{
         DataLayout,
     },
     abi::{mlir::gep_offset, Linkage},
-    ir::{first_result, op_name, uses},
+    ir::{first_result, uses},
     kernel::{is_kernel, parameter_attribute, parameter_integer, LLVM_BYVAL},
 };
 
@@ -100,8 +101,7 @@ const BY_VALUE_LIMIT: u64 = 64;
 fn parameter_value<'c, 'a>(func: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
     let entry = func.region_at(0).ok()?.first_block()?;
     let argument = entry.argument_at(index).ok()?;
-    // SAFETY: the argument lives as long as the function body.
-    Some(unsafe { Value::from_raw(argument.to_raw()) })
+    Some(Value::from(argument))
 }
 
 /// Whether a leaf type holds a pointer whose size depends on the module's
@@ -314,7 +314,7 @@ fn flattening_costs_no_traffic(
 /// pointer).
 fn passes_memory_that_would_go(call: OperationRef, argument: Value) -> bool {
     let root = crate::slots::pointer_root(argument);
-    if crate::kernel::defining_op(root, "llvm.alloca").is_some() {
+    if crate::kernel::defining_op(root, LlvmOp::Alloca).is_some() {
         return true;
     }
     crate::kernel::enclosing_function(call)
@@ -329,7 +329,7 @@ fn passes_memory_that_would_go(call: OperationRef, argument: Value) -> bool {
 /// `byval` parameter is param space: passing its value frees nothing.)
 fn passes_local_memory(call: OperationRef, argument: Value) -> bool {
     let root = crate::slots::pointer_root(argument);
-    if crate::kernel::defining_op(root, "llvm.alloca").is_some() {
+    if crate::kernel::defining_op(root, LlvmOp::Alloca).is_some() {
         return true;
     }
     crate::kernel::enclosing_function(call)
@@ -539,24 +539,24 @@ pub fn leaf_reads<'c, 'a>(
         next += 1;
         for used in uses(value) {
             let op = used.owner;
-            match op_name(op) {
-                "llvm.getelementptr" if used.index == 0 => {
+            match LlvmOp::of(op) {
+                LlvmOp::Gep if used.index == 0 => {
                     let result = first_result(op).filter(|r| pointer_address_space(r.r#type()).is_some())?;
                     nodes.push((result, offset.checked_add(gep_offset(layout, op)?)?));
                     found.geps.push(op);
                 }
-                "llvm.load" if !op.has_attribute("volatile_") && !is_atomic(op) => {
+                LlvmOp::Load if !op.has_attribute("volatile_") && !is_atomic(op) => {
                     let loaded = first_result(op).map(|r| r.r#type());
                     let leaf =
                         leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded)?;
                     found.reads.push((op, leaf));
                 }
-                "llvm.intr.memcpy" | "llvm.intr.memmove"
+                LlvmOp::Memcpy | LlvmOp::Memmove
                     if used.index == 1 && offset == 0 && whole.is_some() && is_whole_copy(op, whole?) =>
                 {
                     found.copies.push(op)
                 }
-                name if is_debug_info(name) => found.debug.push(op),
+                kind if kind.is_debug_info() => found.debug.push(op),
                 _ => return None,
             }
         }
@@ -568,5 +568,5 @@ pub fn leaf_reads<'c, 'a>(
 /// volatile.
 fn is_whole_copy(op: OperationRef, size: u64) -> bool {
     !crate::ir::bool_attribute_is_true(op, "isVolatile")
-        && op.operand_at(2).ok().and_then(crate::ir::constant_int).and_then(|n| u64::try_from(n).ok()) == Some(size)
+        && crate::slots::memory_length(op).and_then(|n| u64::try_from(n).ok()) == Some(size)
 }

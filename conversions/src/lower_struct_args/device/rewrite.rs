@@ -5,8 +5,9 @@ use super::{
     call_arguments, i64_attribute, plan::leaf_reads, result_type, sret::store_at_returns, AggregateForm, DevicePlan,
     ElidedSlot, FlatLeaf, ParamPlan,
 };
+use crate::ir::{Gep, LlvmOp, MemTransfer, Rewriter, Store};
 
-use crate::ir::{BlockExt, EraseList, HashMap, OperationExt};
+use crate::ir::{BlockExt, HashMap, OperationExt};
 
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
@@ -25,7 +26,7 @@ use crate::{
     abi::{layout::common_alignment, DataLayout},
     context::context_of,
     ir::dictionary,
-    ir::{first_result, has_no_uses, i64_array_attribute, op_name, uses},
+    ir::{first_result, has_no_uses, i64_array_attribute, uses},
     kernel::parameter_integer,
 };
 
@@ -36,12 +37,15 @@ use crate::{
 ///
 /// Nothing a plan holds is freed while plans are applied: the ops the call
 /// sites leave behind (old calls, the stores and extracts an `sret` slot
-/// replaces, address arithmetic left without uses) go on one list for all
-/// plans, erased once every call site is rewritten; each callee's dead ops
-/// go on a list of its own, erased before its old parameters.
-pub fn rewrite_functions<'c, 'a>(plans: &[DevicePlan<'c, 'a>]) -> Vec<Vec<OperationRef<'c, 'a>>> {
+/// replaces, address arithmetic left without uses) are listed on the
+/// rewriter for all plans and erased ([`Rewriter::flush`]) once every call
+/// site is rewritten; each callee's dead ops are erased before its old
+/// parameters.
+pub fn rewrite_functions<'c, 'a>(
+    plans: &[DevicePlan<'c, 'a>],
+    rewriter: &mut crate::ir::Rewriter,
+) -> Vec<Vec<OperationRef<'c, 'a>>> {
     let mut new_calls = Vec::with_capacity(plans.len());
-    let mut dead = EraseList::new();
     let mut read = Vec::new();
     for plan in plans {
         let elided: HashMap<_, _> =
@@ -49,17 +53,17 @@ pub fn rewrite_functions<'c, 'a>(plans: &[DevicePlan<'c, 'a>]) -> Vec<Vec<Operat
         new_calls.push(
             plan.calls
                 .iter()
-                .map(|call| rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied(), &mut dead, &mut read))
+                .map(|call| rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied(), rewriter, &mut read))
                 .collect(),
         );
     }
-    list_dead_address_chains(&read, &mut dead);
-    // SAFETY: the plans' call sites are done with what was listed: the
-    // callee rewrites below read only their own functions' bodies, and the
-    // new calls replace the old ones in the symbol uses.
-    unsafe { dead.finish() };
+    list_dead_address_chains(&read, rewriter);
+    // The plans' call sites are done with what was listed: the callee
+    // rewrites below read only their own functions' bodies, and the new
+    // calls replace the old ones in the symbol uses.
+    rewriter.flush();
     for plan in plans {
-        rewrite_callee(plan);
+        rewrite_callee(plan, rewriter);
     }
     new_calls
 }
@@ -69,8 +73,7 @@ fn emit<'c, 'a>(anchor: OperationRef<'c, 'a>, op: Operation<'c>) -> Value<'c, 'a
     let block = anchor.block().expect("an op in a block");
     let inserted = block.insert_operation_before(anchor, op);
     let result = first_result(inserted).expect("one result");
-    // SAFETY: the value lives in the IR as long as its block.
-    unsafe { Value::from_raw(result.to_raw()) }
+    result
 }
 
 /// `base + offset` bytes (an i8 GEP), inserted before `anchor`.
@@ -107,14 +110,10 @@ fn rewrite_call<'c, 'a>(
     plan: &DevicePlan<'c, 'a>,
     call: OperationRef<'c, 'a>,
     elided: Option<&ElidedSlot<'c, 'a>>,
-    dead: &mut EraseList,
+    rewriter: &mut Rewriter,
     read: &mut Vec<Value<'c, 'a>>,
 ) -> OperationRef<'c, 'a> {
-    // SAFETY: `context_ref` outlives every use of the reference (melior's
-    // `to_ref` points into the `ContextRef` itself); what is built from it
-    // holds the raw context, which outlives the module.
-    let context_ref = call.context();
-    let context: &'c Context = unsafe { context_ref.to_ref() };
+    let context: &'c Context = crate::ir::context_of(call);
     let location = call.location();
     let arguments = call_arguments(call);
     let mut operands: Vec<Value> = Vec::new();
@@ -213,7 +212,7 @@ fn rewrite_call<'c, 'a>(
     named.push((Identifier::new(context, "operandSegmentSizes"), segments.into()));
     named.push((Identifier::new(context, "arg_attrs"), argument_attributes.into()));
     // No results: the callee stores its result through the slot.
-    let new_call = OperationBuilder::new("llvm.call", location)
+    let new_call = OperationBuilder::new(LlvmOp::Call.name(), location)
         .add_operands(&operands)
         .add_attributes(&named)
         .build()
@@ -224,35 +223,31 @@ fn rewrite_call<'c, 'a>(
     // results the extracts read: each goes once its users have.
     let mut addresses = Vec::new();
     for op in &site.replaced {
-        if op_name(*op) == "llvm.store" {
-            addresses.push(op.operand_at(1).expect("a store has an address"));
-            dead.erase(*op);
+        if let Some(store) = Store::of(*op) {
+            addresses.push(store.address());
+            rewriter.erase_later(*op);
         }
     }
     for op in &site.replaced {
-        if op_name(*op) == "llvm.extractvalue" {
-            dead.erase(*op);
+        if LlvmOp::of(*op) == LlvmOp::ExtractValue {
+            rewriter.erase_later(*op);
         }
     }
-    dead.erase(call);
-    list_gep_chains(&addresses, dead);
+    rewriter.erase_later(call);
+    list_gep_chains(&addresses, rewriter);
     read.extend(arguments);
-    // SAFETY: the new call is owned by its block, which outlives the pass.
-    unsafe { OperationRef::from_raw(new_call.to_raw()) }
+    new_call
 }
 
 /// Lists each of `addresses` that is a GEP, and its GEP bases after it,
 /// for erasure where nothing uses them by the end.
-fn list_gep_chains<'c, 'a>(addresses: &[Value<'c, 'a>], dead: &mut EraseList) {
+fn list_gep_chains<'c, 'a>(addresses: &[Value<'c, 'a>], rewriter: &mut Rewriter) {
     for address in addresses {
         let mut current = *address;
         while let Some(result) = crate::ir::as_result(current) {
-            let gep = result.owner();
-            if op_name(gep) != "llvm.getelementptr" {
-                break;
-            }
-            dead.erase_if_unused(gep);
-            current = gep.operand_at(0).expect("a GEP has a base");
+            let Some(gep) = Gep::of(result.owner()) else { break };
+            rewriter.erase_later_if_unused(gep.op());
+            current = gep.base();
         }
     }
 }
@@ -262,25 +257,25 @@ fn list_gep_chains<'c, 'a>(addresses: &[Value<'c, 'a>], dead: &mut EraseList) {
 /// pointer's uses are read once however many calls passed it (a pointer
 /// passed by thousands of calls has thousands of uses: reading them per
 /// call was quadratic).
-fn list_dead_address_chains<'c, 'a>(read: &[Value<'c, 'a>], dead: &mut EraseList) {
+fn list_dead_address_chains<'c, 'a>(read: &[Value<'c, 'a>], rewriter: &mut Rewriter) {
     let mut seen = crate::ir::HashSet::default();
     for value in read {
         if !seen.insert(value.to_raw().ptr) {
             continue;
         }
         for used in uses(*value) {
-            if op_name(used.owner) == "llvm.getelementptr" && first_result(used.owner).is_some_and(has_no_uses) {
-                dead.erase_if_unused(used.owner);
+            if LlvmOp::of(used.owner) == LlvmOp::Gep && first_result(used.owner).is_some_and(has_no_uses) {
+                rewriter.erase_later_if_unused(used.owner);
             }
         }
     }
 }
 
 /// The new signature and body of a planned function.
-fn rewrite_callee(plan: &DevicePlan) {
+fn rewrite_callee(plan: &DevicePlan, rewriter: &mut crate::ir::Rewriter) {
     let func = plan.func;
     let context = context_of(func);
-    let context: &Context = &context;
+    let context: &Context = context;
     let entry = crate::kernel::entry_block(func).expect("a planned function has a body");
     let location = func.location();
     let existing = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
@@ -291,7 +286,6 @@ fn rewrite_callee(plan: &DevicePlan) {
     let mut anchor = EntryAnchor::new(entry);
     // What the body no longer needs, erased before the old parameters it
     // used (and never while `anchor` may still place ops after it).
-    let mut dead = EraseList::new();
     let mut old_parameters = Vec::new();
 
     // Parameters, last first, so earlier indices stay valid.
@@ -301,8 +295,7 @@ fn rewrite_callee(plan: &DevicePlan) {
             ParamPlan::Keep => per_param[index].push(old_attributes[index]),
             ParamPlan::Flatten { form, ty, leaves, .. } => {
                 let old = entry.argument_at(index).expect("a parameter");
-                // SAFETY: the argument lives as long as the body.
-                let old: Value = unsafe { Value::from_raw(old.to_raw()) };
+                let old: Value = Value::from(old);
                 let mut leaf_values = Vec::new();
                 for (position, leaf) in leaves.iter().enumerate() {
                     let value = crate::ir::insert_argument(entry, index + 1 + position, leaf.ty, old.location());
@@ -311,16 +304,15 @@ fn rewrite_callee(plan: &DevicePlan) {
                 }
                 match form {
                     AggregateForm::Value => {
-                        rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values, &mut dead)
+                        rebuild_value(context, &mut anchor, old, *ty, leaves, &leaf_values, rewriter)
                     }
-                    AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values, None, &mut dead),
+                    AggregateForm::Byval => replace_leaf_reads(old, leaves, &leaf_values, None, rewriter),
                 }
                 old_parameters.push(old);
             }
             ParamPlan::ByValue { ty, leaves, .. } => {
                 let old = entry.argument_at(index).expect("a parameter");
-                // SAFETY: the argument lives as long as the body.
-                let old: Value = unsafe { Value::from_raw(old.to_raw()) };
+                let old: Value = Value::from(old);
                 let aggregate = crate::ir::insert_argument(entry, index + 1, *ty, old.location());
                 per_param[index].push(empty);
                 let leaf_values: Vec<Value> = leaves
@@ -335,25 +327,26 @@ fn rewrite_callee(plan: &DevicePlan) {
                         ))
                     })
                     .collect();
-                replace_leaf_reads(old, leaves, &leaf_values, Some((*ty, aggregate)), &mut dead);
+                replace_leaf_reads(old, leaves, &leaf_values, Some((*ty, aggregate)), rewriter);
                 // The extracts of leaves the callee never reads.
                 for value in leaf_values {
-                    dead.erase_if_unused(crate::ir::as_result(value).expect("an extractvalue result").owner());
+                    rewriter
+                        .erase_later_if_unused(crate::ir::as_result(value).expect("an extractvalue result").owner());
                 }
                 old_parameters.push(old);
             }
         }
     }
-    // SAFETY: the plan is applied; nothing listed is read again.
-    let kept = unsafe { dead.finish() };
+    let kept = rewriter.flush();
     // A kept op would still read an old parameter: erasing that would leave
     // a dangling operand (a contained panic is an error at the op instead).
     assert_eq!(kept, 0, "an op that reads an old parameter of '@{}' is still used", crate::ir::symbol_name(func));
     for old in old_parameters {
         let index = crate::ir::as_argument(old).expect("a parameter").argument_number();
-        // SAFETY: every use of the old parameter was replaced, and the ops
-        // that still read it were erased just above; it is not used again.
-        unsafe { crate::ir::erase_argument(entry, index) };
+        // Every use of the old parameter was replaced, and the ops that
+        // still read it were erased just above; it is not used again.
+        let erased = rewriter.erase_argument(entry, index);
+        assert!(erased, "an old parameter of '@{}' is still used", crate::ir::symbol_name(func));
     }
     let mut result = result_type(func).expect("an llvm.func has a type");
     if let Some((ty, sites)) = &plan.sret {
@@ -426,15 +419,12 @@ fn remap_allocsize(func: OperationRef, new_index: &[usize]) {
             let Some(count) = count else { return entry };
             changed = true;
             let text = ((size << 32) | count).to_string();
-            ArrayAttribute::new(
-                &context,
-                &[pair[0], melior::ir::attribute::StringAttribute::new(&context, &text).into()],
-            )
-            .into()
+            ArrayAttribute::new(context, &[pair[0], melior::ir::attribute::StringAttribute::new(context, &text).into()])
+                .into()
         })
         .collect();
     if changed {
-        crate::ir::set_attribute(func, "passthrough", ArrayAttribute::new(&context, &remapped).into());
+        crate::ir::set_attribute(func, "passthrough", ArrayAttribute::new(context, &remapped).into());
     }
 }
 
@@ -466,8 +456,7 @@ impl<'c, 'a> EntryAnchor<'c, 'a> {
         };
         self.last = Some(inserted);
         let result = first_result(inserted).expect("ops placed at the entry have a result");
-        // SAFETY: the value lives in the IR as long as its block.
-        unsafe { Value::from_raw(result.to_raw()) }
+        result
     }
 }
 
@@ -481,11 +470,11 @@ fn rebuild_value<'c, 'a>(
     ty: Type<'c>,
     leaves: &[FlatLeaf<'c>],
     values: &[Value<'c, 'a>],
-    dead: &mut EraseList,
+    rewriter: &mut Rewriter,
 ) {
     let mut rest = false;
     for used in uses(old) {
-        let leaf = (op_name(used.owner) == "llvm.extractvalue")
+        let leaf = (LlvmOp::of(used.owner) == LlvmOp::ExtractValue)
             .then(|| i64_array_attribute(used.owner, "position"))
             .flatten()
             .and_then(|path| leaves.iter().position(|leaf| leaf.path == path));
@@ -493,8 +482,8 @@ fn rebuild_value<'c, 'a>(
             Some(position) => {
                 let result = first_result(used.owner).expect("one result");
                 // Same type; the extract is erased once unused.
-                crate::ir::replace_uses(result, values[position]);
-                dead.erase(used.owner);
+                rewriter.replace_uses(result, values[position]);
+                rewriter.erase_later(used.owner);
             }
             None => rest = true,
         }
@@ -514,21 +503,21 @@ fn rebuild_value<'c, 'a>(
         ));
     }
     // Same type.
-    crate::ir::replace_uses(old, aggregate);
+    rewriter.replace_uses(old, aggregate);
 }
 
 /// Stores `value` where `copy` (a memcpy/memmove of the whole struct) wrote
 /// it, just before the copy, with the destination's declared alignment.
 fn store_copied_value(copy: OperationRef, value: Value) {
     let context = context_of(copy);
-    let destination = copy.operand_at(0).expect("a copy has a destination");
+    let destination = MemTransfer::of(copy).expect("a memcpy or memmove").destination();
     let alignment = crate::kernel::operand_alignment(copy, 0) as i64;
     let store = llvm::store(
-        &context,
+        context,
         value,
         destination,
         copy.location(),
-        LoadStoreOptions::new().align(Some(i64_attribute(&context, alignment))),
+        LoadStoreOptions::new().align(Some(i64_attribute(context, alignment))),
     );
     copy.block().expect("a copy in a block").insert_operation_before(copy, store);
 }
@@ -542,7 +531,7 @@ fn replace_leaf_reads<'c, 'a>(
     leaves: &[FlatLeaf<'c>],
     values: &[Value<'c, 'a>],
     aggregate: Option<(Type<'c>, Value<'c, 'a>)>,
-    dead: &mut EraseList,
+    rewriter: &mut Rewriter,
 ) {
     let layout = DataLayout::nvptx64();
     let whole = aggregate.and_then(|(ty, _)| crate::abi::mlir::abi_type(ty).ok()).map(|abi| layout.store_size(&abi));
@@ -550,19 +539,19 @@ fn replace_leaf_reads<'c, 'a>(
     for copy in found.copies {
         let (_, value) = aggregate.expect("copies are planned only for a value");
         store_copied_value(copy, value);
-        dead.erase(copy);
+        rewriter.erase_later(copy);
     }
     for (load, position) in found.reads {
         let result = first_result(load).expect("one result");
         // Same type; the load is erased once unused.
-        crate::ir::replace_uses(result, values[position]);
-        dead.erase(load);
+        rewriter.replace_uses(result, values[position]);
+        rewriter.erase_later(load);
     }
     for op in found.debug {
-        dead.erase(op);
+        rewriter.erase_later(op);
     }
     // Innermost first: each after its users (loads, debug info, inner GEPs).
     for gep in found.geps.into_iter().rev() {
-        dead.erase(gep);
+        rewriter.erase_later(gep);
     }
 }

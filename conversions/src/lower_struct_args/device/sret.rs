@@ -2,16 +2,13 @@
 //! result, the callee can store it there itself (`sret`).
 
 use super::{i64_attribute, ElidedSlot};
+use crate::ir::{Gep, LlvmOp, Store};
 
 use crate::ir::OperationExt;
 
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
-    ir::{
-        block::BlockLike,
-        operation::{OperationLike, WalkOrder, WalkResult},
-        OperationRef, RegionLike, Value, ValueLike,
-    },
+    ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Value, ValueLike},
     Context,
 };
 use ptxcc_dialect::{address_space, types::pointer_address_space};
@@ -20,23 +17,23 @@ use crate::abi::mlir::gep_offset;
 use crate::pointer_uses::is_atomic;
 use crate::{
     abi::{layout::common_alignment, DataLayout},
-    ir::{first_result, i64_array_attribute, op_name, uses},
+    ir::{first_result, i64_array_attribute, uses},
 };
 
 /// Ops that may stand between a call and the stores of its result without
 /// touching memory.
-fn touches_no_memory(name: &str) -> bool {
+fn touches_no_memory(op: OperationRef) -> bool {
     matches!(
-        name,
-        "llvm.getelementptr"
-            | "llvm.mlir.constant"
-            | "llvm.extractvalue"
-            | "llvm.insertvalue"
-            | "llvm.mlir.poison"
-            | "llvm.mlir.undef"
-            | "llvm.mlir.zero"
-            | "llvm.bitcast"
-            | "llvm.addrspacecast"
+        LlvmOp::of(op),
+        LlvmOp::Gep
+            | LlvmOp::Constant
+            | LlvmOp::ExtractValue
+            | LlvmOp::InsertValue
+            | LlvmOp::Poison
+            | LlvmOp::Undef
+            | LlvmOp::Zero
+            | LlvmOp::Bitcast
+            | LlvmOp::AddrSpaceCast
     )
 }
 
@@ -55,17 +52,17 @@ pub fn elided_slot<'c, 'a>(
     let mut replaced = Vec::new();
     let mut stores: Vec<SlotStore> = Vec::new();
     for used in uses(result) {
-        match op_name(used.owner) {
-            "llvm.store" if used.index == 0 => {
+        match LlvmOp::of(used.owner) {
+            LlvmOp::Store if used.index == 0 => {
                 stores.push(slot_store(used.owner, layout, 0)?);
                 replaced.push(used.owner);
             }
-            "llvm.extractvalue" => {
+            LlvmOp::ExtractValue => {
                 let path = i64_array_attribute(used.owner, "position")?;
                 let leaf = leaves.iter().find(|leaf| leaf.path.iter().map(|&i| i as i64).eq(path.iter().copied()))?;
                 let extracted = first_result(used.owner)?;
                 let [store] = uses(extracted)[..] else { return None };
-                if op_name(store.owner) != "llvm.store" || store.index != 0 {
+                if LlvmOp::of(store.owner) != LlvmOp::Store || store.index != 0 {
                     return None;
                 }
                 stores.push(slot_store(store.owner, layout, leaf.offset)?);
@@ -125,15 +122,12 @@ fn slot_store<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout, leaf: u6
         return None;
     }
     let align = crate::ir::integer_attribute(store, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
-    let mut base = store.operand_at(1).ok()?;
+    let mut base = Store::of(store)?.address();
     let mut offset = 0i64;
     while let Some(result) = crate::ir::as_result(base) {
-        let gep = result.owner();
-        if op_name(gep) != "llvm.getelementptr" {
-            break;
-        }
-        offset = offset.checked_add(gep_offset(layout, gep)?)?;
-        base = gep.operand_at(0).ok()?;
+        let Some(gep) = Gep::of(result.owner()) else { break };
+        offset = offset.checked_add(gep_offset(layout, gep.op())?)?;
+        base = gep.base();
     }
     Some(SlotStore { base, offset, align, leaf })
 }
@@ -167,17 +161,17 @@ fn defined_before(value: Value, call: OperationRef) -> bool {
 /// Whether everything from `call` to the last of `replaced` (all in the
 /// call's block) touches no memory, apart from `replaced` themselves.
 fn nothing_between(call: OperationRef, replaced: &[OperationRef]) -> bool {
-    let mut remaining = replaced.iter().filter(|op| op_name(**op) == "llvm.store").count();
+    let mut remaining = replaced.iter().filter(|op| LlvmOp::of(**op) == LlvmOp::Store).count();
     let mut current = call.next_in_block();
     while let Some(op) = current {
         if remaining == 0 {
             return true;
         }
         if replaced.contains(&op) {
-            if op_name(op) == "llvm.store" {
+            if LlvmOp::of(op) == LlvmOp::Store {
                 remaining -= 1;
             }
-        } else if !touches_no_memory(op_name(op)) {
+        } else if !touches_no_memory(op) {
             return false;
         }
         current = op.next_in_block();
@@ -192,16 +186,11 @@ pub(super) fn store_at_returns<'c, 'a>(
     slot: Value<'c, 'a>,
     align: u64,
 ) {
-    let mut returns = Vec::new();
-    func.walk(WalkOrder::PreOrder, |op| {
-        if op_name(op) == "llvm.return" && op.operand_count() == 1 {
-            returns.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
-    for raw in returns {
-        // SAFETY: collected from the live function just above.
-        let ret = unsafe { OperationRef::from_raw(raw) };
+    let returns: Vec<_> = crate::ir::nested_ops(func)
+        .into_iter()
+        .filter(|op| LlvmOp::of(*op) == LlvmOp::Return && op.operand_count() == 1)
+        .collect();
+    for ret in returns {
         let value = ret.operand_at(0).expect("one operand");
         let block = ret.block().expect("a return in a block");
         block.insert_operation_before(

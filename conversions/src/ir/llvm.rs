@@ -1,0 +1,579 @@
+//! Typed views of the LLVM-dialect ops ptxcc reads: [`LlvmOp`] says which
+//! op an op is (in place of comparing its name with a string), and the
+//! views ([`Load`], [`Store`], [`Gep`], [`Alloca`], [`Call`], ...) are made
+//! by a checked cast from an op and read its operands and attributes by
+//! name (in place of positions).
+//!
+//! The op names come from melior's generated LLVM-dialect ops
+//! (`melior::dialect::ods::llvm::LoadOperation::name()`, generated from
+//! MLIR's `LLVMOps.td`), so no pass writes one.
+//!
+//! ```ignore
+//! if let Some(load) = Load::of(op) {
+//!     let address = load.address();
+//! }
+//! match LlvmOp::of(op) {
+//!     LlvmOp::Store => ...,
+//!     kind if kind.is_memory_transfer() => ...,
+//!     _ => ...,
+//! }
+//! ```
+
+use std::sync::OnceLock;
+
+use melior::dialect::ods::llvm as ods;
+use melior::ir::{operation::OperationLike, Location, OperationRef, Type, Value};
+
+use super::{op_name, HashMap, OperationExt};
+
+/// The op ptxcc's passes are anchored on, as a pass anchor (a `const`: pass
+/// declarations need one).
+pub const LLVM_FUNC: &str = "llvm.func";
+
+/// The op module passes are anchored on.
+pub const BUILTIN_MODULE: &str = "builtin.module";
+
+macro_rules! llvm_ops {
+    ($($(#[$doc:meta])* $variant:ident => $ods:ident,)*) => {
+        /// Which LLVM-dialect op an op is ([`LlvmOp::of`]); `Other` for any
+        /// op not listed (of the LLVM dialect or not).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum LlvmOp {
+            $($(#[$doc])* $variant,)*
+            /// Any other op.
+            Other,
+        }
+
+        impl LlvmOp {
+            /// The op's name (`llvm.load`); empty for `Other`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => ods::$ods::name(),)*
+                    Self::Other => "",
+                }
+            }
+
+            /// The name of every listed op.
+            pub fn all_names() -> Vec<&'static str> {
+                vec![$(ods::$ods::name(),)*]
+            }
+
+            /// Every listed op by name.
+            fn table() -> &'static HashMap<&'static str, LlvmOp> {
+                static TABLE: OnceLock<HashMap<&'static str, LlvmOp>> = OnceLock::new();
+                TABLE.get_or_init(|| [$((ods::$ods::name(), Self::$variant),)*].into_iter().collect())
+            }
+        }
+    };
+}
+
+llvm_ops! {
+    /// `llvm.func`.
+    Func => LLVMFuncOperation,
+    /// `llvm.call`.
+    Call => CallOperation,
+    /// `llvm.return`.
+    Return => ReturnOperation,
+    /// `llvm.br`.
+    Br => BrOperation,
+    /// `llvm.cond_br`.
+    CondBr => CondBrOperation,
+    /// `llvm.switch`.
+    Switch => SwitchOperation,
+    /// `llvm.unreachable`.
+    Unreachable => UnreachableOperation,
+    /// `llvm.load`.
+    Load => LoadOperation,
+    /// `llvm.store`.
+    Store => StoreOperation,
+    /// `llvm.getelementptr`.
+    Gep => GEPOperation,
+    /// `llvm.alloca`.
+    Alloca => AllocaOperation,
+    /// `llvm.addrspacecast`.
+    AddrSpaceCast => AddrSpaceCastOperation,
+    /// `llvm.bitcast`.
+    Bitcast => BitcastOperation,
+    /// `llvm.ptrtoint`.
+    PtrToInt => PtrToIntOperation,
+    /// `llvm.inttoptr`.
+    IntToPtr => IntToPtrOperation,
+    /// `llvm.select`.
+    Select => SelectOperation,
+    /// `llvm.icmp`.
+    ICmp => ICmpOperation,
+    /// `llvm.fcmp`.
+    FCmp => FCmpOperation,
+    /// `llvm.freeze`.
+    Freeze => FreezeOperation,
+    /// `llvm.mlir.constant`.
+    Constant => ConstantOperation,
+    /// `llvm.mlir.addressof`.
+    AddressOf => AddressOfOperation,
+    /// `llvm.mlir.zero`.
+    Zero => ZeroOperation,
+    /// `llvm.mlir.undef`.
+    Undef => UndefOperation,
+    /// `llvm.mlir.poison`.
+    Poison => PoisonOperation,
+    /// `llvm.mlir.global`.
+    Global => GlobalOperation,
+    /// `llvm.extractvalue`.
+    ExtractValue => ExtractValueOperation,
+    /// `llvm.insertvalue`.
+    InsertValue => InsertValueOperation,
+    /// `llvm.extractelement`.
+    ExtractElement => ExtractElementOperation,
+    /// `llvm.insertelement`.
+    InsertElement => InsertElementOperation,
+    /// `llvm.shufflevector`.
+    ShuffleVector => ShuffleVectorOperation,
+    /// `llvm.atomicrmw`.
+    AtomicRmw => AtomicRMWOperation,
+    /// `llvm.cmpxchg`.
+    CmpXchg => AtomicCmpXchgOperation,
+    /// `llvm.fence`.
+    Fence => FenceOperation,
+    /// `llvm.add`.
+    Add => AddOperation,
+    /// `llvm.sub`.
+    Sub => SubOperation,
+    /// `llvm.mul`.
+    Mul => MulOperation,
+    /// `llvm.sdiv`.
+    SDiv => SDivOperation,
+    /// `llvm.udiv`.
+    UDiv => UDivOperation,
+    /// `llvm.srem`.
+    SRem => SRemOperation,
+    /// `llvm.urem`.
+    URem => URemOperation,
+    /// `llvm.and`.
+    And => AndOperation,
+    /// `llvm.or`.
+    Or => OrOperation,
+    /// `llvm.xor`.
+    Xor => XOrOperation,
+    /// `llvm.shl`.
+    Shl => ShlOperation,
+    /// `llvm.lshr`.
+    LShr => LShrOperation,
+    /// `llvm.ashr`.
+    AShr => AShrOperation,
+    /// `llvm.fadd`.
+    FAdd => FAddOperation,
+    /// `llvm.fsub`.
+    FSub => FSubOperation,
+    /// `llvm.fmul`.
+    FMul => FMulOperation,
+    /// `llvm.fdiv`.
+    FDiv => FDivOperation,
+    /// `llvm.frem`.
+    FRem => FRemOperation,
+    /// `llvm.fneg`.
+    FNeg => FNegOperation,
+    /// `llvm.sext`.
+    SExt => SExtOperation,
+    /// `llvm.zext`.
+    ZExt => ZExtOperation,
+    /// `llvm.trunc`.
+    Trunc => TruncOperation,
+    /// `llvm.fpext`.
+    FpExt => FPExtOperation,
+    /// `llvm.fptrunc`.
+    FpTrunc => FPTruncOperation,
+    /// `llvm.fptosi`.
+    FpToSi => FPToSIOperation,
+    /// `llvm.fptoui`.
+    FpToUi => FPToUIOperation,
+    /// `llvm.sitofp`.
+    SiToFp => SIToFPOperation,
+    /// `llvm.uitofp`.
+    UiToFp => UIToFPOperation,
+    /// `llvm.intr.memcpy`.
+    Memcpy => MemcpyOperation,
+    /// `llvm.intr.memcpy.inline`.
+    MemcpyInline => MemcpyInlineOperation,
+    /// `llvm.intr.memmove`.
+    Memmove => MemmoveOperation,
+    /// `llvm.intr.memset`.
+    Memset => MemsetOperation,
+    /// `llvm.intr.memset.inline`.
+    MemsetInline => MemsetInlineOperation,
+    /// `llvm.intr.lifetime.start`.
+    LifetimeStart => LifetimeStartOperation,
+    /// `llvm.intr.lifetime.end`.
+    LifetimeEnd => LifetimeEndOperation,
+    /// `llvm.intr.dbg.declare`.
+    DbgDeclare => DbgDeclareOperation,
+    /// `llvm.intr.dbg.value`.
+    DbgValue => DbgValueOperation,
+    /// `llvm.intr.dbg.label`.
+    DbgLabel => DbgLabelOperation,
+    /// `llvm.intr.assume`.
+    Assume => AssumeOperation,
+}
+
+/// The prefix of the LLVM dialect's intrinsic ops (`llvm.intr.memcpy`).
+const INTRINSIC_PREFIX: &str = "llvm.intr.";
+
+impl LlvmOp {
+    /// Which op `op` is.
+    pub fn of(op: OperationRef) -> Self {
+        Self::table().get(op_name(op)).copied().unwrap_or(Self::Other)
+    }
+
+    /// `llvm.intr.memcpy`, `llvm.intr.memcpy.inline` or `llvm.intr.memmove`
+    /// (destination operand 0, source operand 1).
+    pub fn is_memory_transfer(self) -> bool {
+        matches!(self, Self::Memcpy | Self::MemcpyInline | Self::Memmove)
+    }
+
+    /// `llvm.intr.memset` or `llvm.intr.memset.inline` (destination
+    /// operand 0).
+    pub fn is_memory_fill(self) -> bool {
+        matches!(self, Self::Memset | Self::MemsetInline)
+    }
+
+    /// `llvm.intr.lifetime.start` or `llvm.intr.lifetime.end`.
+    pub fn is_lifetime_marker(self) -> bool {
+        matches!(self, Self::LifetimeStart | Self::LifetimeEnd)
+    }
+
+    /// One of the debug intrinsics (`llvm.intr.dbg.*`), which only carry
+    /// debug information about their operands.
+    pub fn is_debug_info(self) -> bool {
+        matches!(self, Self::DbgDeclare | Self::DbgValue | Self::DbgLabel)
+    }
+
+    /// `llvm.br` or `llvm.cond_br`.
+    pub fn is_branch(self) -> bool {
+        matches!(self, Self::Br | Self::CondBr)
+    }
+}
+
+/// Whether `op` is one of the LLVM dialect's intrinsic ops
+/// (`llvm.intr.*`), listed in [`LlvmOp`] or not.
+pub fn is_llvm_intrinsic(op: OperationRef) -> bool {
+    op_name(op).starts_with(INTRINSIC_PREFIX)
+}
+
+/// Defines a view: a copyable wrapper of an op of one [`LlvmOp`] (or of a
+/// family: `where` a test of its kind), made by a checked cast.
+macro_rules! view {
+    ($(#[$doc:meta])* $view:ident: $kind:ident) => {
+        view! { $(#[$doc])* $view where |kind| kind == LlvmOp::$kind }
+    };
+    ($(#[$doc:meta])* $view:ident where $check:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $view<'c, 'a>(OperationRef<'c, 'a>);
+
+        impl<'c, 'a> $view<'c, 'a> {
+            /// `op` as this view; `None` when it is another op.
+            pub fn of(op: OperationRef<'c, 'a>) -> Option<Self> {
+                let check: fn(LlvmOp) -> bool = $check;
+                check(LlvmOp::of(op)).then_some(Self(op))
+            }
+
+            /// The op.
+            pub fn op(self) -> OperationRef<'c, 'a> {
+                self.0
+            }
+
+            /// Its location.
+            pub fn location(self) -> Location<'c> {
+                self.0.location()
+            }
+        }
+    };
+}
+
+view! {
+    /// An `llvm.load`.
+    Load: Load
+}
+
+impl<'c: 'a, 'a> Load<'c, 'a> {
+    /// The address it reads.
+    pub fn address(self) -> Value<'c, 'a> {
+        self.0.operand_at(0).expect("llvm.load has an address")
+    }
+
+    /// The value it reads.
+    pub fn value(self) -> Value<'c, 'a> {
+        super::first_result(self.0).expect("llvm.load has a result")
+    }
+
+    /// Whether it is volatile.
+    pub fn is_volatile(self) -> bool {
+        self.0.has_attribute("volatile_")
+    }
+
+    /// The alignment written on it, if any.
+    pub fn alignment(self) -> Option<i64> {
+        super::integer_attribute(self.0, "alignment")
+    }
+
+    /// Whether it is atomic (has an ordering).
+    pub fn is_atomic(self) -> bool {
+        super::integer_attribute(self.0, "ordering").unwrap_or(0) != 0
+    }
+}
+
+view! {
+    /// An `llvm.store`.
+    Store: Store
+}
+
+impl<'c: 'a, 'a> Store<'c, 'a> {
+    /// The value it writes.
+    pub fn value(self) -> Value<'c, 'a> {
+        self.0.operand_at(0).expect("llvm.store has a value")
+    }
+
+    /// The address it writes.
+    pub fn address(self) -> Value<'c, 'a> {
+        self.0.operand_at(1).expect("llvm.store has an address")
+    }
+
+    /// The alignment written on it, if any.
+    pub fn alignment(self) -> Option<i64> {
+        super::integer_attribute(self.0, "alignment")
+    }
+
+    /// Whether it is volatile.
+    pub fn is_volatile(self) -> bool {
+        self.0.has_attribute("volatile_")
+    }
+}
+
+view! {
+    /// An `llvm.getelementptr`.
+    Gep: Gep
+}
+
+impl<'c: 'a, 'a> Gep<'c, 'a> {
+    /// The base pointer.
+    pub fn base(self) -> Value<'c, 'a> {
+        self.0.operand_at(0).expect("llvm.getelementptr has a base")
+    }
+
+    /// The pointer it computes.
+    pub fn pointer(self) -> Value<'c, 'a> {
+        super::first_result(self.0).expect("llvm.getelementptr has a result")
+    }
+
+    /// The indices ([`super::gep_indices`]).
+    pub fn indices(self) -> Option<Vec<Option<i64>>> {
+        super::gep_indices(self.0)
+    }
+
+    /// The type it indexes (`elem_type`).
+    pub fn element_type(self) -> Option<Type<'c>> {
+        super::type_attribute(self.0, "elem_type")
+    }
+}
+
+view! {
+    /// An `llvm.alloca`.
+    Alloca: Alloca
+}
+
+impl<'c: 'a, 'a> Alloca<'c, 'a> {
+    /// The number of elements (operand 0).
+    pub fn count(self) -> Value<'c, 'a> {
+        self.0.operand_at(0).expect("llvm.alloca has a count")
+    }
+
+    /// The slot's address.
+    pub fn pointer(self) -> Value<'c, 'a> {
+        super::first_result(self.0).expect("llvm.alloca has a result")
+    }
+
+    /// The element type (`elem_type`).
+    pub fn element_type(self) -> Option<Type<'c>> {
+        super::type_attribute(self.0, "elem_type")
+    }
+
+    /// The alignment written on it, if any.
+    pub fn alignment(self) -> Option<i64> {
+        super::integer_attribute(self.0, "alignment")
+    }
+}
+
+view! {
+    /// An `llvm.addrspacecast`.
+    AddrSpaceCast: AddrSpaceCast
+}
+
+impl<'c: 'a, 'a> AddrSpaceCast<'c, 'a> {
+    /// The pointer it casts.
+    pub fn source(self) -> Value<'c, 'a> {
+        self.0.operand_at(0).expect("llvm.addrspacecast has a source")
+    }
+
+    /// The cast pointer.
+    pub fn pointer(self) -> Value<'c, 'a> {
+        super::first_result(self.0).expect("llvm.addrspacecast has a result")
+    }
+}
+
+view! {
+    /// An `llvm.call`.
+    Call: Call
+}
+
+impl<'c: 'a, 'a> Call<'c, 'a> {
+    /// The function it calls directly; `None` for an indirect call.
+    pub fn callee(self) -> Option<String> {
+        self.0.attribute("callee").ok().and_then(super::flat_symbol_name)
+    }
+
+    /// Whether it calls through a pointer (operand 0).
+    pub fn is_indirect(self) -> bool {
+        !self.0.has_attribute("callee")
+    }
+
+    /// The arguments it passes, in order: the operands less an indirect
+    /// call's function pointer and the operand bundles.
+    pub fn arguments(self) -> Vec<Value<'c, 'a>> {
+        let operands: Vec<_> = self.0.operands().collect();
+        let count = super::i32_array_attribute(self.0, "operandSegmentSizes")
+            .and_then(|sizes| sizes.first().and_then(|n| usize::try_from(*n).ok()))
+            .unwrap_or(operands.len())
+            .min(operands.len());
+        let skip = usize::from(self.is_indirect()).min(count);
+        operands[skip..count].to_vec()
+    }
+
+    /// The parameter attributes written on the call (`arg_attrs`: one
+    /// dictionary per argument), if any.
+    pub fn argument_attributes(self) -> Option<Vec<melior::ir::Attribute<'c>>> {
+        super::array_elements(self.0.attribute("arg_attrs").ok()?)
+    }
+
+    /// The argument position of operand `operand` ([`super::call_argument_index`]).
+    pub fn argument_index(self, operand: usize) -> Option<usize> {
+        super::call_argument_index(self.0, operand)
+    }
+
+    /// The function pointer of an indirect call (operand 0); `None` for a
+    /// direct call.
+    pub fn callee_pointer(self) -> Option<Value<'c, 'a>> {
+        if self.is_indirect() {
+            self.0.operand_at(0).ok()
+        } else {
+            None
+        }
+    }
+
+    /// Whether it is a `musttail` call.
+    pub fn is_musttail(self) -> bool {
+        super::is_musttail(self.0)
+    }
+}
+
+view! {
+    /// A memory transfer: `llvm.intr.memcpy`, `llvm.intr.memcpy.inline` or
+    /// `llvm.intr.memmove` ([`LlvmOp::is_memory_transfer`]).
+    MemTransfer where LlvmOp::is_memory_transfer
+}
+
+impl<'c: 'a, 'a> MemTransfer<'c, 'a> {
+    /// The address written.
+    pub fn destination(self) -> Value<'c, 'a> {
+        self.0.operand_at(0).expect("a memory transfer has a destination")
+    }
+
+    /// The address read.
+    pub fn source(self) -> Value<'c, 'a> {
+        self.0.operand_at(1).expect("a memory transfer has a source")
+    }
+
+    /// The length operand; `None` for `llvm.intr.memcpy.inline`, whose
+    /// length is an attribute.
+    pub fn length(self) -> Option<Value<'c, 'a>> {
+        self.0.operand_at(2).ok()
+    }
+}
+
+view! {
+    /// A memory fill: `llvm.intr.memset` or `llvm.intr.memset.inline`
+    /// ([`LlvmOp::is_memory_fill`]).
+    MemFill where LlvmOp::is_memory_fill
+}
+
+impl<'c: 'a, 'a> MemFill<'c, 'a> {
+    /// The address written.
+    pub fn destination(self) -> Value<'c, 'a> {
+        self.0.operand_at(0).expect("a memory fill has a destination")
+    }
+
+    /// The byte value written.
+    pub fn value(self) -> Value<'c, 'a> {
+        self.0.operand_at(1).expect("a memory fill has a value")
+    }
+
+    /// The length operand; `None` for `llvm.intr.memset.inline`, whose
+    /// length is an attribute.
+    pub fn length(self) -> Option<Value<'c, 'a>> {
+        self.0.operand_at(2).ok()
+    }
+}
+
+view! {
+    /// An `llvm.cond_br`.
+    CondBr: CondBr
+}
+
+impl<'c: 'a, 'a> CondBr<'c, 'a> {
+    /// The condition.
+    pub fn condition(self) -> Value<'c, 'a> {
+        self.0.operand_at(0).expect("llvm.cond_br has a condition")
+    }
+}
+
+view! {
+    /// An `llvm.return`.
+    Return: Return
+}
+
+impl<'c: 'a, 'a> Return<'c, 'a> {
+    /// The value it returns, if any.
+    pub fn value(self) -> Option<Value<'c, 'a>> {
+        self.0.operand_at(0).ok()
+    }
+}
+
+view! {
+    /// An `llvm.mlir.constant`.
+    Constant: Constant
+}
+
+impl Constant<'_, '_> {
+    /// Its integer value, if it is an integer.
+    pub fn integer(self) -> Option<i64> {
+        super::integer_attribute(self.0, "value")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LlvmOp;
+
+    /// Every listed op has a distinct name of the LLVM dialect, which is
+    /// how [`LlvmOp::of`] finds it back.
+    #[test]
+    fn names_are_distinct_llvm_op_names() {
+        let table = LlvmOp::table();
+        for (name, kind) in table {
+            assert!(name.starts_with("llvm."), "{name}");
+            assert_eq!(kind.name(), *name);
+        }
+        assert_eq!(LlvmOp::Gep.name(), "llvm.getelementptr");
+        assert_eq!(LlvmOp::Memcpy.name(), "llvm.intr.memcpy");
+        assert_eq!(LlvmOp::Constant.name(), "llvm.mlir.constant");
+        assert_eq!(LlvmOp::Other.name(), "");
+    }
+}
