@@ -152,7 +152,7 @@ pub fn operand_alignment(op: OperationRef, index: usize) -> u64 {
         .operand_at(index)
         .ok()
         .and_then(|pointer| defining_op(pointer, LlvmOp::Alloca))
-        .and_then(|alloca| crate::ir::integer_attribute(alloca, "alignment"))
+        .and_then(|alloca| crate::ir::Alloca::of(alloca)?.alignment())
         .and_then(|a| u64::try_from(a).ok())
         .unwrap_or(1);
     declared.max(allocated).max(1)

@@ -70,10 +70,7 @@ pub enum PointerUse<'c, 'a> {
     Other,
 }
 
-/// Whether `op` is atomic (has a non-default `ordering`).
-pub fn is_atomic(op: melior::ir::OperationRef) -> bool {
-    crate::ir::integer_attribute(op, "ordering").unwrap_or(0) != 0
-}
+pub use crate::ir::is_atomic;
 
 /// What the use `used` of a pointer does.
 pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {

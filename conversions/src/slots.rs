@@ -11,12 +11,12 @@
 use crate::ir::HashSet;
 use crate::ir::{LlvmOp, MemFill, MemTransfer, Store};
 
-use melior::ir::{operation::OperationLike, Value, ValueLike};
+use melior::ir::{Value, ValueLike};
 use ptxcc_dialect::names;
 
 use crate::{
     abi::{mlir::abi_type, AbiType, DataLayout},
-    ir::{constant_int, first_result, gep_indices, op_name, successor_argument, type_attribute, uses, OperationExt},
+    ir::{constant_int, first_result, gep_indices, op_name, successor_argument, uses, OperationExt},
 };
 
 /// Whether the memory at `pointer` is a slot `llc`'s SROA can break up: an
@@ -83,7 +83,7 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                     }
                     work.extend(first_result(op).map(|r| (r, None)));
                 }
-                (LlvmOp::Load, 0) | (LlvmOp::Store, 1) if strict && op.has_attribute("volatile_") => return false,
+                (LlvmOp::Load, 0) | (LlvmOp::Store, 1) if strict && crate::ir::is_volatile_access(op) => return false,
                 (LlvmOp::Load, 0) | (LlvmOp::Store, 1) => {}
                 (_, 1) if op_name(op) == names::COPY_PARAM => {}
                 // The address looked at as a number: SROA still splits the
@@ -118,7 +118,7 @@ fn slot_size(layout: &DataLayout, root: Value) -> u64 {
     crate::kernel::defining_op(root, LlvmOp::Alloca)
         .and_then(|alloca| {
             let count = u64::try_from(crate::abi::frame::alloca_count(alloca)?).ok()?;
-            let ty = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
+            let ty = abi_type(crate::ir::Alloca::of(alloca)?.element_type()?).ok()?;
             Some(layout.alloc_size(&ty).saturating_mul(count))
         })
         .unwrap_or(0)
@@ -130,7 +130,7 @@ fn slot_size(layout: &DataLayout, root: Value) -> u64 {
 /// type has no layout.
 fn dynamic_range(layout: &DataLayout, gep: melior::ir::OperationRef) -> Option<(i64, u64)> {
     let indices = gep_indices(gep)?;
-    let source = abi_type(type_attribute(gep, "elem_type")?).ok()?;
+    let source = abi_type(crate::ir::Gep::of(gep)?.element_type()?).ok()?;
     let first_dynamic = indices.iter().position(Option::is_none)?;
     if first_dynamic == 0 {
         return None;
@@ -213,8 +213,7 @@ pub fn written_at_constant_offsets(pointer: Value, calls: bool) -> bool {
     while let Some(value) = work.pop() {
         for used in uses(value) {
             let op = used.owner;
-            let plain = !op.has_attribute("volatile_")
-                && crate::ir::integer_attribute(op, "ordering").is_none_or(|ordering| ordering == 0);
+            let plain = !crate::ir::is_volatile_access(op) && !crate::ir::is_atomic(op);
             match (LlvmOp::of(op), used.index) {
                 (LlvmOp::Gep, 0) if crate::ir::gep_indices(op).is_some_and(|i| i.iter().all(Option::is_some)) => {
                     work.extend(first_result(op))

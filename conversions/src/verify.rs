@@ -271,12 +271,9 @@ fn base_of<'c: 'a, 'a>(mut value: melior::ir::Value<'c, 'a>) -> melior::ir::Valu
 fn is_parameter_buffer(value: melior::ir::Value) -> bool {
     as_result(base_of(value)).is_some_and(|result| {
         let owner = result.owner();
-        LlvmOp::of(owner) == LlvmOp::Call
-            && owner
-                .attribute("callee")
-                .ok()
-                .and_then(crate::ir::flat_symbol_name)
-                .is_some_and(|name| name.starts_with("cudaGetParameterBuffer"))
+        crate::ir::Call::of(owner)
+            .and_then(crate::ir::Call::callee)
+            .is_some_and(|name| name.starts_with("cudaGetParameterBuffer"))
     })
 }
 

@@ -8,7 +8,7 @@ use melior::ir::{OperationRef, ValueLike};
 use ptxcc_dialect::types::pointer_address_space;
 
 use super::{layout::align_to, mlir::abi_type, AbiError, DataLayout};
-use crate::ir::{constant_int, integer_attribute, nested_ops, type_attribute, OperationExt};
+use crate::ir::{constant_int, nested_ops, OperationExt};
 
 /// One slot of a function's local depot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,14 +44,16 @@ pub struct FrameLayout {
 pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) -> Result<FrameLayout, AbiError> {
     let mut frame = FrameLayout { align: 1, ..FrameLayout::default() };
     for alloca in allocas(func) {
-        let element = type_attribute(alloca, "elem_type").map(abi_type).transpose()?;
+        let element =
+            crate::ir::Alloca::of(alloca).and_then(crate::ir::Alloca::element_type).map(abi_type).transpose()?;
         let Some(element) = element else { continue };
         let count = alloca_count(alloca);
         let size = match count {
             Some(count) => layout.alloc_size(&element).saturating_mul(u64::try_from(count).unwrap_or(0)),
             None => dynamic_size,
         };
-        let align = integer_attribute(alloca, "alignment")
+        let align = crate::ir::Alloca::of(alloca)
+            .and_then(crate::ir::Alloca::alignment)
             .and_then(|a| u64::try_from(a).ok())
             .filter(|a| *a > 0)
             .unwrap_or_else(|| layout.pref_align(&element));

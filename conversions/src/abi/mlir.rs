@@ -65,6 +65,6 @@ pub fn abi_type(r#type: Type) -> Result<AbiType, AbiError> {
 /// index is not constant (or the type has no ABI layout).
 pub fn gep_offset(layout: &DataLayout, gep: OperationRef) -> Option<i64> {
     let indices: Option<Vec<i64>> = crate::ir::gep_indices(gep)?.into_iter().collect();
-    let source = abi_type(crate::ir::type_attribute(gep, "elem_type")?).ok()?;
+    let source = abi_type(crate::ir::Gep::of(gep)?.element_type()?).ok()?;
     layout.gep_offset(&source, &indices?).ok()
 }

@@ -41,7 +41,7 @@ pub fn address_taken_functions(module: OperationRef) -> HashSet<String> {
 fn only_called(addressof: OperationRef) -> bool {
     let Ok(result) = addressof.result_at(0) else { return false };
     uses(result.into()).iter().all(|used| {
-        (LlvmOp::of(used.owner) == LlvmOp::Call && !used.owner.has_attribute("callee") && used.index == 0)
+        (crate::ir::Call::of(used.owner).is_some_and(crate::ir::Call::is_indirect) && used.index == 0)
             || is_dead(used.owner)
     })
 }
@@ -49,9 +49,7 @@ fn only_called(addressof: OperationRef) -> bool {
 /// Ops `llc -O2` deletes when nothing uses their results.
 fn is_removable(op: OperationRef) -> bool {
     match LlvmOp::of(op) {
-        LlvmOp::Load => {
-            !op.has_attribute("volatile_") && crate::ir::integer_attribute(op, "ordering").unwrap_or(0) == 0
-        }
+        LlvmOp::Load => !crate::ir::is_volatile_access(op) && !crate::ir::is_atomic(op),
         LlvmOp::Gep
         | LlvmOp::Bitcast
         | LlvmOp::AddrSpaceCast
@@ -309,7 +307,7 @@ pub fn direct_callee<'c, 'a>(
     call: OperationRef<'c, 'a>,
     functions: &HashMap<String, OperationRef<'c, 'a>>,
 ) -> Option<(String, Option<OperationRef<'c, 'a>>)> {
-    if let Some(name) = call.attribute("callee").ok().and_then(flat_symbol_name) {
+    if let Some(name) = crate::ir::Call::of(call).and_then(crate::ir::Call::callee) {
         let func = functions.get(&name).copied();
         return Some((name, func));
     }

@@ -19,7 +19,7 @@
 //! }
 //! ```
 
-use std::sync::OnceLock;
+use std::{cell::Cell, sync::OnceLock};
 
 use melior::dialect::ods::llvm as ods;
 use melior::ir::{operation::OperationLike, Location, OperationRef, Type, Value};
@@ -219,8 +219,39 @@ const INTRINSIC_PREFIX: &str = "llvm.intr.";
 
 impl LlvmOp {
     /// Which op `op` is.
+    ///
+    /// Found by name once per op class (and thread), then by the class's
+    /// type id, a process-wide constant of MLIR's, in a small direct-mapped
+    /// cache: the passes ask millions of times, and hashing the name on each
+    /// cost 2.4% of a pipeline run's instructions.
     pub fn of(op: OperationRef) -> Self {
-        Self::table().get(op_name(op)).copied().unwrap_or(Self::Other)
+        /// Slots of the cache (a power of two).
+        const SLOTS: usize = 256;
+        thread_local! {
+            /// (type id, kind) of registered op classes seen, by a hash of
+            /// the type id; a collision only costs a lookup by name.
+            static BY_TYPE_ID: [Cell<(usize, LlvmOp)>; SLOTS] =
+                const { [const { Cell::new((0, LlvmOp::Other)) }; SLOTS] };
+        }
+        // SAFETY: the type id of a live op's (uniqued) name.
+        let id = unsafe { mlir_sys::mlirOperationGetTypeID(op.to_raw()) }.ptr as usize;
+        let slot = ((id >> 4) ^ (id >> 12)) & (SLOTS - 1);
+        let (cached, kind) = BY_TYPE_ID.with(|cache| cache[slot].get());
+        if cached == id && id != 0 {
+            return kind;
+        }
+        let name = op_name(op);
+        let kind = Self::table().get(name).copied().unwrap_or(Self::Other);
+        // Unregistered ops all share one type id: only registered classes
+        // are remembered.
+        let text = mlir_sys::MlirStringRef { data: name.as_ptr().cast(), length: name.len() };
+        // SAFETY: the context of a live op; the name outlives the call.
+        let registered =
+            unsafe { mlir_sys::mlirContextIsRegisteredOperation(mlir_sys::mlirOperationGetContext(op.to_raw()), text) };
+        if id != 0 && registered {
+            BY_TYPE_ID.with(|cache| cache[slot].set((id, kind)));
+        }
+        kind
     }
 
     /// `llvm.intr.memcpy`, `llvm.intr.memcpy.inline` or `llvm.intr.memmove`
@@ -317,7 +348,7 @@ impl<'c: 'a, 'a> Load<'c, 'a> {
 
     /// Whether it is atomic (has an ordering).
     pub fn is_atomic(self) -> bool {
-        super::integer_attribute(self.0, "ordering").unwrap_or(0) != 0
+        is_atomic(self.0)
     }
 }
 
@@ -372,6 +403,12 @@ impl<'c: 'a, 'a> Gep<'c, 'a> {
     /// The type it indexes (`elem_type`).
     pub fn element_type(self) -> Option<Type<'c>> {
         super::type_attribute(self.0, "elem_type")
+    }
+
+    /// Its indices as written (`rawConstantIndices`: a constant, or
+    /// `i32::MIN` for each dynamic index, which is an operand).
+    pub fn raw_indices(self) -> Option<Vec<i32>> {
+        super::i32_array_attribute(self.0, "rawConstantIndices")
     }
 }
 
@@ -496,6 +533,11 @@ impl<'c: 'a, 'a> MemTransfer<'c, 'a> {
     pub fn length(self) -> Option<Value<'c, 'a>> {
         self.0.operand_at(2).ok()
     }
+
+    /// Whether it is volatile.
+    pub fn is_volatile(self) -> bool {
+        super::bool_attribute_is_true(self.0, "isVolatile")
+    }
 }
 
 view! {
@@ -520,6 +562,34 @@ impl<'c: 'a, 'a> MemFill<'c, 'a> {
     pub fn length(self) -> Option<Value<'c, 'a>> {
         self.0.operand_at(2).ok()
     }
+
+    /// Whether it is volatile.
+    pub fn is_volatile(self) -> bool {
+        super::bool_attribute_is_true(self.0, "isVolatile")
+    }
+}
+
+view! {
+    /// An `llvm.extractvalue`.
+    ExtractValue: ExtractValue
+}
+
+impl ExtractValue<'_, '_> {
+    /// The path of the element it reads (`position`).
+    pub fn position(self) -> Option<Vec<i64>> {
+        super::i64_array_attribute(self.0, "position")
+    }
+}
+
+/// Whether `op` is a volatile `llvm.load` or `llvm.store`.
+pub fn is_volatile_access(op: OperationRef) -> bool {
+    Load::of(op).is_some_and(Load::is_volatile) || Store::of(op).is_some_and(Store::is_volatile)
+}
+
+/// Whether `op` is atomic: it has a non-default `ordering` (an atomic
+/// `llvm.load` or `llvm.store`, `llvm.atomicrmw`, `llvm.cmpxchg`).
+pub fn is_atomic(op: OperationRef) -> bool {
+    super::integer_attribute(op, "ordering").unwrap_or(0) != 0
 }
 
 view! {
@@ -560,7 +630,43 @@ impl Constant<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::LlvmOp;
+    use super::{Gep, LlvmOp, Load, Store};
+    use melior::ir::Module;
+
+    /// The kinds of the ops of `text`'s function body, in order.
+    fn kinds_in(context: &melior::Context, text: &str) -> Vec<LlvmOp> {
+        let module = Module::parse(context, text).expect("parses");
+        super::super::nested_ops(module.as_operation()).into_iter().map(LlvmOp::of).collect()
+    }
+
+    /// `LlvmOp::of` finds each op, in two contexts (its cache is keyed by
+    /// MLIR's process-wide type ids), and leaves unregistered ops `Other`
+    /// whatever name they have; the views read their operands by name.
+    #[test]
+    fn kinds_hold_across_contexts_and_unregistered_ops() {
+        let source = "llvm.func @f(%p: !llvm.ptr) {\n\
+                      %v = llvm.load %p : !llvm.ptr -> i32\n\
+                      %q = llvm.getelementptr %p[1] : (!llvm.ptr) -> !llvm.ptr, i32\n\
+                      llvm.store %v, %q : i32, !llvm.ptr\n\
+                      \"test.thing\"() : () -> ()\n\
+                      \"test.other\"() : () -> ()\n\
+                      llvm.return\n}";
+        let expected =
+            [LlvmOp::Func, LlvmOp::Load, LlvmOp::Gep, LlvmOp::Store, LlvmOp::Other, LlvmOp::Other, LlvmOp::Return];
+        for _ in 0..2 {
+            let context = crate::abi::tests::llvm_context();
+            context.set_allow_unregistered_dialects(true);
+            assert_eq!(kinds_in(&context, source), expected);
+            let module = Module::parse(&context, source).expect("parses");
+            let ops = super::super::nested_ops(module.as_operation());
+            let (load, gep, store) = (Load::of(ops[1]).unwrap(), Gep::of(ops[2]).unwrap(), Store::of(ops[3]).unwrap());
+            assert!(Load::of(ops[3]).is_none() && Store::of(ops[1]).is_none());
+            assert_eq!(gep.base(), load.address());
+            assert_eq!(store.value(), load.value());
+            assert_eq!(store.address(), gep.pointer());
+            assert_eq!(gep.indices(), Some(vec![Some(1)]));
+        }
+    }
 
     /// Every listed op has a distinct name of the LLVM dialect, which is
     /// how [`LlvmOp::of`] finds it back.

@@ -333,7 +333,7 @@ fn classify_use<'c, 'a>(
             Ok(UseClass::Done)
         }
         PointerUse::Load { atomic: false } => {
-            let volatile = op.has_attribute("volatile_");
+            let volatile = crate::ir::is_volatile_access(op);
             let loaded = op.result_at(0).ok().and_then(|r| abi_type(r.r#type()).ok());
             match (node.offset, loaded) {
                 (Some(offset), Some(loaded)) if !volatile => {
@@ -389,7 +389,8 @@ fn classify_use<'c, 'a>(
                 kernel_param: context.kernel,
                 byval: true,
                 grid_constant: context.kernel && context.has_cvta_param,
-                direct: op.has_attribute("callee"),
+                // (A call operand: `op` is an `llvm.call`.)
+                direct: crate::ir::Call::of(op).is_some_and(|call| !call.is_indirect()),
             };
             match lower_call_argument(argument) {
                 CallArgumentLowering::FromParamSpace => {

@@ -39,7 +39,7 @@ pub use rewrite::rewrite_functions;
 pub use sret::elided_slot;
 
 use melior::{
-    ir::{attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, Type, Value},
+    ir::{attribute::IntegerAttribute, r#type::IntegerType, OperationRef, Type, Value},
     Context,
 };
 
@@ -199,7 +199,9 @@ fn signature_is_fixed_as(
         return Some("its address is taken");
     }
     let count = parameter_types(func).len();
-    if uses.calls.iter().any(|call| call_arguments(*call).len() != count || !call.has_attribute("callee")) {
+    if uses.calls.iter().any(|call| {
+        call_arguments(*call).len() != count || crate::ir::Call::of(*call).is_none_or(crate::ir::Call::is_indirect)
+    }) {
         return Some("a call site does not match its signature");
     }
     // A `musttail` call needs the caller's and the callee's signatures to

@@ -17,7 +17,7 @@ use ptxcc_dialect::types::pointer_address_space;
 use crate::pointer_uses::{classify_pointer_use, PointerUse};
 use crate::{
     abi::signature::function_name,
-    ir::{call_argument_index, flat_symbol_name, module_functions, op_name, uses},
+    ir::{call_argument_index, module_functions, op_name, uses},
     kernel::{function_type, has_exact_definition, parameter_has},
 };
 
@@ -219,7 +219,7 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         if promises_read_only(call, index) || (reads_memory_only(call) && promises_no_capture(call, index)) {
             return Ok(());
         }
-        let Some(callee) = call.attribute("callee").ok().and_then(flat_symbol_name) else {
+        let Some(callee) = crate::ir::Call::of(call).and_then(crate::ir::Call::callee) else {
             return Err(Escape::capture(call, "is passed to an indirect call"));
         };
         let Some(&Some(function)) = self.functions.get(&callee) else {

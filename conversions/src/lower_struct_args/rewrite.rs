@@ -251,7 +251,7 @@ impl<'c, 'a> Applier<'_, 'c, 'a> {
             .length()
             .and_then(constant_int)
             .filter(|length| *length > 0 && *length <= ptxcc_dialect::verify::MAX_PARAM_SPACE);
-        let volatile = crate::ir::bool_attribute_is_true(op, "isVolatile");
+        let volatile = copy.is_volatile();
         let destination = copy.destination();
         let local_or_generic = matches!(
             ptxcc_dialect::types::pointer_address_space(destination.r#type()),

@@ -17,9 +17,7 @@ use super::eval::leaves;
 use super::loops::{Cfg, Counted, Loop, NotCounted};
 use crate::{
     abi::{mlir::abi_type, DataLayout},
-    ir::{
-        as_argument, constant_int, first_result, gep_indices, op_name, type_attribute, uses, HashSet, OperationExt, Use,
-    },
+    ir::{as_argument, constant_int, first_result, gep_indices, op_name, uses, HashSet, OperationExt, Use},
 };
 
 /// Why an alloca stays in local memory.
@@ -148,7 +146,7 @@ pub fn analyze<'c, 'a>(
 /// Bytes of a constant-size alloca whose type has a layout.
 pub fn alloca_bytes(layout: &DataLayout, alloca: OperationRef) -> Option<u64> {
     let count = u64::try_from(crate::abi::frame::alloca_count(alloca)?).ok()?;
-    let ty = abi_type(type_attribute(alloca, "elem_type")?).ok()?;
+    let ty = abi_type(crate::ir::Alloca::of(alloca)?.element_type()?).ok()?;
     layout.alloc_size(&ty).checked_mul(count)
 }
 
@@ -223,7 +221,9 @@ pub fn accesses<'c, 'a>(root: Value<'c, 'a>) -> Result<Vec<OperationRef<'c, 'a>>
                     geps.push(op);
                 }
             }
-            (LlvmOp::Load, 0) | (LlvmOp::Store, 1) if op.has_attribute("volatile_") => return Err(Refusal::Volatile),
+            (LlvmOp::Load, 0) | (LlvmOp::Store, 1) if crate::ir::is_volatile_access(op) => {
+                return Err(Refusal::Volatile)
+            }
             (LlvmOp::Load, 0) | (LlvmOp::Store, 1) => {}
             (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline, 0 | 1)
             | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)

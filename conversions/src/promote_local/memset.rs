@@ -28,10 +28,7 @@ use crate::{
         DataLayout,
     },
     context::context_of,
-    ir::{
-        as_llvm_struct, constant_int, first_result, float_type, integer_attribute, integer_width, llvm_array,
-        type_attribute, FloatType,
-    },
+    ir::{as_llvm_struct, constant_int, first_result, float_type, integer_width, llvm_array, FloatType},
 };
 
 /// The scalars of `ty` (at byte offset `base`): offset and type of each,
@@ -66,7 +63,7 @@ fn scalars<'c>(layout: &DataLayout, ty: Type<'c>, base: u64, out: &mut Vec<(u64,
 pub fn expand_memsets(alloca: OperationRef, rewriter: &mut Rewriter) {
     let layout = DataLayout::nvptx64();
     let Some(root) = first_result(alloca) else { return };
-    let Some(element) = type_attribute(alloca, "elem_type") else { return };
+    let Some(element) = crate::ir::Alloca::of(alloca).and_then(crate::ir::Alloca::element_type) else { return };
     let count = crate::abi::frame::alloca_count(alloca).unwrap_or(1);
     let mut leaves = Vec::new();
     let Ok(element_size) = abi_type(element).map(|t| layout.alloc_size(&t)) else { return };
@@ -75,7 +72,9 @@ pub fn expand_memsets(alloca: OperationRef, rewriter: &mut Rewriter) {
             return;
         }
     }
-    let align = u64::try_from(integer_attribute(alloca, "alignment").unwrap_or(1)).unwrap_or(1).max(1);
+    let align = u64::try_from(crate::ir::Alloca::of(alloca).and_then(crate::ir::Alloca::alignment).unwrap_or(1))
+        .unwrap_or(1)
+        .max(1);
     let _ = super::candidates::walk(root, |used, offset| {
         let op = used.owner;
         if let ((LlvmOp::Memset, 0), Some(offset)) = ((LlvmOp::of(op), used.index), offset) {
@@ -90,10 +89,7 @@ pub fn expand_memsets(alloca: OperationRef, rewriter: &mut Rewriter) {
 /// Writes the memset `memset` (of the bytes from `offset` of the alloca
 /// `root`) as stores before it; `false` (nothing written) when it cannot.
 fn expand(memset: OperationRef, root: Value, offset: i64, leaves: &[(u64, Type)], align: u64) -> bool {
-    if crate::ir::bool_attribute_is_true(memset, "isVolatile") {
-        return false;
-    }
-    let Some(fill) = crate::ir::MemFill::of(memset) else { return false };
+    let Some(fill) = crate::ir::MemFill::of(memset).filter(|fill| !fill.is_volatile()) else { return false };
     let (Some(byte), Some(length)) = (constant_int(fill.value()), fill.length().and_then(constant_int)) else {
         return false;
     };

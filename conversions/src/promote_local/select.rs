@@ -147,7 +147,7 @@ fn access<'c, 'a>(
             return Err(Refusal::InLoop);
         }
         // LLVM's AtomicOrdering: not_atomic is 0.
-        if crate::ir::integer_attribute(op, "ordering").is_some_and(|ordering| ordering != 0) {
+        if crate::ir::is_atomic(op) {
             return Err(not_selectable("an atomic access"));
         }
         let bytes = accessed.and_then(|t| abi_type(t).ok()).map(|t| layout.store_size(&t));
@@ -174,7 +174,7 @@ fn access<'c, 'a>(
 /// The operand position of index `position` of `gep`, when that index is
 /// an operand.
 fn operand_of(gep: OperationRef, position: usize) -> Option<usize> {
-    let raw = crate::ir::i32_array_attribute(gep, "rawConstantIndices")?;
+    let raw = crate::ir::Gep::of(gep)?.raw_indices()?;
     if raw.get(position)? != &i32::MIN {
         return None;
     }
@@ -229,7 +229,8 @@ pub fn expand(plan: &SelectPlan, rewriter: &mut Rewriter) {
                         value.r#type(),
                         location,
                         melior::dialect::llvm::LoadStoreOptions::new().align(
-                            crate::ir::integer_attribute(user, "alignment")
+                            crate::ir::Store::of(user)
+                                .and_then(crate::ir::Store::alignment)
                                 .map(|a| IntegerAttribute::new(IntegerType::new(context, 64).into(), a)),
                         ),
                     );

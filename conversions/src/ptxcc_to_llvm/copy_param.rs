@@ -18,7 +18,7 @@ use crate::ir::dictionary;
 
 use super::{add_lowering, ConvertPtxccToLlvmOptions};
 use crate::abi::{classify, layout::common_alignment, mlir::abi_type, AbiType, DataLayout};
-use crate::ir::{integer_attribute, type_attribute};
+use crate::ir::integer_attribute;
 use crate::slots;
 
 /// The type of one access of an inline copy.
@@ -190,7 +190,7 @@ pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: 
 fn slot_type(pointer: Value) -> Option<AbiType> {
     let alloca = crate::kernel::defining_op(slots::root_alloca(pointer)?, LlvmOp::Alloca)?;
     (crate::abi::frame::alloca_count(alloca) == Some(1)).then_some(())?;
-    abi_type(type_attribute(alloca, "elem_type")?).ok()
+    abi_type(crate::ir::Alloca::of(alloca)?.element_type()?).ok()
 }
 
 /// A load's or store's options with `alignment`.

@@ -545,7 +545,7 @@ pub fn leaf_reads<'c, 'a>(
                     nodes.push((result, offset.checked_add(gep_offset(layout, op)?)?));
                     found.geps.push(op);
                 }
-                LlvmOp::Load if !op.has_attribute("volatile_") && !is_atomic(op) => {
+                LlvmOp::Load if !crate::ir::is_volatile_access(op) && !is_atomic(op) => {
                     let loaded = first_result(op).map(|r| r.r#type());
                     let leaf =
                         leaves.iter().position(|leaf| leaf.offset as i64 == offset && Some(leaf.ty) == loaded)?;
@@ -567,6 +567,6 @@ pub fn leaf_reads<'c, 'a>(
 /// Whether `op` (a memcpy or memmove) copies exactly `size` bytes, not
 /// volatile.
 fn is_whole_copy(op: OperationRef, size: u64) -> bool {
-    !crate::ir::bool_attribute_is_true(op, "isVolatile")
+    !crate::ir::MemTransfer::of(op).is_some_and(crate::ir::MemTransfer::is_volatile)
         && crate::slots::memory_length(op).and_then(|n| u64::try_from(n).ok()) == Some(size)
 }

@@ -26,7 +26,7 @@ use crate::{
     abi::{layout::common_alignment, DataLayout},
     context::context_of,
     ir::dictionary,
-    ir::{first_result, has_no_uses, i64_array_attribute, uses},
+    ir::{first_result, has_no_uses, uses},
     kernel::parameter_integer,
 };
 
@@ -475,7 +475,7 @@ fn rebuild_value<'c, 'a>(
     let mut rest = false;
     for used in uses(old) {
         let leaf = (LlvmOp::of(used.owner) == LlvmOp::ExtractValue)
-            .then(|| i64_array_attribute(used.owner, "position"))
+            .then(|| crate::ir::ExtractValue::of(used.owner).and_then(crate::ir::ExtractValue::position))
             .flatten()
             .and_then(|path| leaves.iter().position(|leaf| leaf.path == path));
         match leaf {

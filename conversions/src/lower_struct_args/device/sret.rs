@@ -17,7 +17,7 @@ use crate::abi::mlir::gep_offset;
 use crate::pointer_uses::is_atomic;
 use crate::{
     abi::{layout::common_alignment, DataLayout},
-    ir::{first_result, i64_array_attribute, uses},
+    ir::{first_result, uses},
 };
 
 /// Ops that may stand between a call and the stores of its result without
@@ -58,7 +58,7 @@ pub fn elided_slot<'c, 'a>(
                 replaced.push(used.owner);
             }
             LlvmOp::ExtractValue => {
-                let path = i64_array_attribute(used.owner, "position")?;
+                let path = crate::ir::ExtractValue::of(used.owner)?.position()?;
                 let leaf = leaves.iter().find(|leaf| leaf.path.iter().map(|&i| i as i64).eq(path.iter().copied()))?;
                 let extracted = first_result(used.owner)?;
                 let [store] = uses(extracted)[..] else { return None };
@@ -118,10 +118,10 @@ impl SlotStore<'_, '_> {
 /// The store `store` of the part of a result at offset `leaf`, unless it is
 /// volatile or atomic.
 fn slot_store<'c, 'a>(store: OperationRef<'c, 'a>, layout: &DataLayout, leaf: u64) -> Option<SlotStore<'c, 'a>> {
-    if store.has_attribute("volatile_") || is_atomic(store) {
+    if crate::ir::is_volatile_access(store) || is_atomic(store) {
         return None;
     }
-    let align = crate::ir::integer_attribute(store, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
+    let align = Store::of(store)?.alignment().and_then(|a| u64::try_from(a).ok()).unwrap_or(1);
     let mut base = Store::of(store)?.address();
     let mut offset = 0i64;
     while let Some(result) = crate::ir::as_result(base) {
