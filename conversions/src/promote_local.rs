@@ -96,7 +96,7 @@ declare_pass! {
     pub struct PromoteLocalArraysOptions {
         /// The 32-bit registers the promoted arrays of one function may
         /// take in all (their bytes / 4), out of PTX's 255 per thread.
-        pub max_registers: u64 = option(
+        pub max_promoted_registers: u64 = option(
             "max-promoted-registers",
             "128",
             "32-bit registers the promoted arrays of one function may take in all (bytes / 4), of the 255 a thread has"
@@ -178,7 +178,7 @@ pub fn promote_local_arrays<'c>(
 ) -> Vec<(Location<'c>, Decision)> {
     // Every op the pass erases is freed when it returns ([`Rewriter`]).
     let mut rewriter = crate::ir::Rewriter::new();
-    let budget = options.max_registers.saturating_mul(4);
+    let budget = options.max_promoted_registers.saturating_mul(4);
     // Written byval parameters first: their copies take from the budget.
     let copied = params::copy_written_byval(func, budget, &rewriter);
     let copied_bytes: u64 = copied.iter().map(|(_, bytes)| bytes).sum();

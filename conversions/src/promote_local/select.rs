@@ -26,7 +26,7 @@ use super::loops::{Cfg, Loop};
 use crate::{
     abi::{mlir::abi_type, DataLayout},
     context::context_of,
-    ir::{first_result, gep_indices, integer_constant, op_name, set_operand, type_attribute, uses, OperationExt},
+    ir::{first_result, gep_indices, integer_constant, op_name, set_operand, uses, OperationExt},
 };
 
 /// One GEP with a dynamic index and the loads and stores through it.
@@ -121,7 +121,8 @@ fn access<'c, 'a>(
     if in_loop(gep) {
         return Err(Refusal::InLoop);
     }
-    let source = type_attribute(gep, "elem_type")
+    let source = crate::ir::Gep::of(gep)
+        .and_then(crate::ir::Gep::element_type)
         .and_then(|t| abi_type(t).ok())
         .ok_or_else(|| not_selectable("a GEP through a type without layout"))?;
     let at = |value: i64| {
@@ -163,11 +164,9 @@ fn access<'c, 'a>(
     // is inside the alloca: LLVM allows any index that stays in the object).
     let first = -base.div_euclid(stride);
     let last = (size as i64 - widest as i64 - base).div_euclid(stride);
-    let operand = 1 + indices[..position].iter().filter(|i| i.is_none()).count();
-    // A constant index written as an operand counts as constant for
-    // gep_indices, so `operand` is the dynamic one's position among the
-    // operands only when no earlier index is an operand: count them.
-    let operand = operand_of(gep, position).unwrap_or(operand);
+    // (A constant index written as an operand counts as constant for
+    // `gep_indices`: the operand position is counted on the raw indices.)
+    let operand = operand_of(gep, position).ok_or_else(|| not_selectable("an index that is not an operand"))?;
     Ok(Access { gep, operand, first, count: (last - first + 1).max(0), users })
 }
 
