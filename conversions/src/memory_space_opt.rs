@@ -223,7 +223,7 @@ impl<'c: 'a, 'a> Materializer<'c, 'a, '_> {
         let op = result.owner();
         let context = context_of(op);
         let target = pointer_type(context, space);
-        let from = (op.operand_count() > 0).then(|| op.operand_at(0).ok()).flatten();
+        let from = op.operand_at(0).ok();
         match LlvmOp::of(op) {
             LlvmOp::AddrSpaceCast if from.is_some_and(|f| pointer_address_space(f.r#type()) == Some(space)) => {
                 return from.expect("checked");
@@ -365,7 +365,9 @@ pub fn memory_space_opt(
                 }
             } else if to == Some(address_space::GENERIC) {
                 if let Some(inner) = crate::kernel::defining_op(source, LlvmOp::AddrSpaceCast) {
-                    let original = inner.operand_at(0).ok().filter(|v| is_generic_pointer(*v));
+                    let original = crate::ir::AddrSpaceCast::of(inner)
+                        .map(crate::ir::AddrSpaceCast::source)
+                        .filter(|v| is_generic_pointer(*v));
                     if let Some(original) = original {
                         rewriter.replace_uses(result, original);
                         stats.folded_casts += 1;

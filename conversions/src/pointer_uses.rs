@@ -70,8 +70,6 @@ pub enum PointerUse<'c, 'a> {
     Other,
 }
 
-pub use crate::ir::is_atomic;
-
 /// What the use `used` of a pointer does.
 pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
     let op = used.owner;
@@ -88,7 +86,7 @@ pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
         },
         LlvmOp::Select => PointerUse::Select { result: result() },
         LlvmOp::Br | LlvmOp::CondBr => PointerUse::BlockArgument(successor_argument(op, used.index)),
-        LlvmOp::Load => PointerUse::Load { atomic: is_atomic(op) },
+        LlvmOp::Load => PointerUse::Load { atomic: crate::ir::is_atomic(op) },
         LlvmOp::ICmp => PointerUse::Compare,
         LlvmOp::Assume => PointerUse::Assume,
         kind if kind.is_debug_info() => PointerUse::DebugInfo,

@@ -9,14 +9,14 @@
 //! a slot; [`promotable`] whether it removes the slot entirely.
 
 use crate::ir::HashSet;
-use crate::ir::{LlvmOp, MemFill, MemTransfer, Store};
+use crate::ir::{LlvmOp, MemIntrinsic, Store};
 
 use melior::ir::{Value, ValueLike};
 use ptxcc_dialect::names;
 
 use crate::{
     abi::{mlir::abi_type, AbiType, DataLayout},
-    ir::{constant_int, first_result, gep_indices, op_name, successor_argument, uses, OperationExt},
+    ir::{first_result, gep_indices, op_name, successor_argument, uses, OperationExt},
 };
 
 /// Whether the memory at `pointer` is a slot `llc`'s SROA can break up: an
@@ -102,7 +102,7 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                 (LlvmOp::Br | LlvmOp::CondBr, _) if successor_argument(op, used.index).is_some_and(only_loaded) => {}
                 (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline, 0 | 1)
                 | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)
-                    if memory_length(op).is_some() => {}
+                    if MemIntrinsic::of(op).and_then(MemIntrinsic::constant_length).is_some() => {}
                 (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
                 (kind, _) if kind.is_debug_info() => {}
                 _ => return false,
@@ -228,11 +228,4 @@ pub fn written_at_constant_offsets(pointer: Value, calls: bool) -> bool {
         }
     }
     written
-}
-
-/// The constant length of a memory transfer or fill; `None` for a dynamic
-/// one, an `.inline` one (whose length is an attribute) and other ops.
-pub fn memory_length(op: melior::ir::OperationRef) -> Option<i64> {
-    let length = MemTransfer::of(op).map(MemTransfer::length).or_else(|| MemFill::of(op).map(MemFill::length))??;
-    constant_int(length)
 }

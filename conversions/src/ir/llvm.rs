@@ -22,7 +22,7 @@
 use std::{cell::Cell, sync::OnceLock};
 
 use melior::dialect::ods::llvm as ods;
-use melior::ir::{operation::OperationLike, Location, OperationRef, Type, Value};
+use melior::ir::{operation::OperationLike, OperationRef, Type, Value};
 
 use super::{op_name, HashMap, OperationExt};
 
@@ -311,11 +311,6 @@ macro_rules! view {
             pub fn op(self) -> OperationRef<'c, 'a> {
                 self.0
             }
-
-            /// Its location.
-            pub fn location(self) -> Location<'c> {
-                self.0.location()
-            }
         }
     };
 }
@@ -484,17 +479,6 @@ impl<'c: 'a, 'a> Call<'c, 'a> {
         operands[skip..count].to_vec()
     }
 
-    /// The parameter attributes written on the call (`arg_attrs`: one
-    /// dictionary per argument), if any.
-    pub fn argument_attributes(self) -> Option<Vec<melior::ir::Attribute<'c>>> {
-        super::array_elements(self.0.attribute("arg_attrs").ok()?)
-    }
-
-    /// The argument position of operand `operand` ([`super::call_argument_index`]).
-    pub fn argument_index(self, operand: usize) -> Option<usize> {
-        super::call_argument_index(self.0, operand)
-    }
-
     /// The function pointer of an indirect call (operand 0); `None` for a
     /// direct call.
     pub fn callee_pointer(self) -> Option<Value<'c, 'a>> {
@@ -512,55 +496,33 @@ impl<'c: 'a, 'a> Call<'c, 'a> {
 }
 
 view! {
-    /// A memory transfer: `llvm.intr.memcpy`, `llvm.intr.memcpy.inline` or
-    /// `llvm.intr.memmove` ([`LlvmOp::is_memory_transfer`]).
-    MemTransfer where LlvmOp::is_memory_transfer
+    /// A memory intrinsic: a transfer (`llvm.intr.memcpy`,
+    /// `llvm.intr.memcpy.inline`, `llvm.intr.memmove`: destination, source,
+    /// length) or a fill (`llvm.intr.memset`, `llvm.intr.memset.inline`:
+    /// destination, byte value, length).
+    MemIntrinsic where |kind| kind.is_memory_transfer() || kind.is_memory_fill()
 }
 
-impl<'c: 'a, 'a> MemTransfer<'c, 'a> {
+impl<'c: 'a, 'a> MemIntrinsic<'c, 'a> {
     /// The address written.
     pub fn destination(self) -> Value<'c, 'a> {
-        self.0.operand_at(0).expect("a memory transfer has a destination")
+        self.0.operand_at(0).expect("a memory intrinsic has a destination")
     }
 
-    /// The address read.
-    pub fn source(self) -> Value<'c, 'a> {
-        self.0.operand_at(1).expect("a memory transfer has a source")
+    /// The byte value a fill writes; `None` for a transfer.
+    pub fn fill_value(self) -> Option<Value<'c, 'a>> {
+        LlvmOp::of(self.0).is_memory_fill().then(|| self.0.operand_at(1).ok()).flatten()
     }
 
-    /// The length operand; `None` for `llvm.intr.memcpy.inline`, whose
-    /// length is an attribute.
+    /// The length operand; `None` for the `.inline` forms, whose length is
+    /// an attribute.
     pub fn length(self) -> Option<Value<'c, 'a>> {
         self.0.operand_at(2).ok()
     }
 
-    /// Whether it is volatile.
-    pub fn is_volatile(self) -> bool {
-        super::bool_attribute_is_true(self.0, "isVolatile")
-    }
-}
-
-view! {
-    /// A memory fill: `llvm.intr.memset` or `llvm.intr.memset.inline`
-    /// ([`LlvmOp::is_memory_fill`]).
-    MemFill where LlvmOp::is_memory_fill
-}
-
-impl<'c: 'a, 'a> MemFill<'c, 'a> {
-    /// The address written.
-    pub fn destination(self) -> Value<'c, 'a> {
-        self.0.operand_at(0).expect("a memory fill has a destination")
-    }
-
-    /// The byte value written.
-    pub fn value(self) -> Value<'c, 'a> {
-        self.0.operand_at(1).expect("a memory fill has a value")
-    }
-
-    /// The length operand; `None` for `llvm.intr.memset.inline`, whose
-    /// length is an attribute.
-    pub fn length(self) -> Option<Value<'c, 'a>> {
-        self.0.operand_at(2).ok()
+    /// The length, when it is a constant operand.
+    pub fn constant_length(self) -> Option<i64> {
+        super::constant_int(self.length()?)
     }
 
     /// Whether it is volatile.
@@ -673,6 +635,7 @@ mod tests {
     #[test]
     fn names_are_distinct_llvm_op_names() {
         let table = LlvmOp::table();
+        assert_eq!(table.len(), LlvmOp::all_names().len(), "two kinds share a name");
         for (name, kind) in table {
             assert!(name.starts_with("llvm."), "{name}");
             assert_eq!(kind.name(), *name);

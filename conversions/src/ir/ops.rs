@@ -160,9 +160,7 @@ pub fn fold_gep_index(gep: OperationRef, operand: usize, value: i64) -> bool {
     raw[position] = value;
     let operands: Vec<Value> =
         (0..gep.operand_count()).filter(|i| *i != operand).filter_map(|i| gep.operand_at(i).ok()).collect();
-    let context = gep.context();
-    // SAFETY: the context outlives the attribute, which is uniqued in it.
-    let attribute = melior::ir::attribute::DenseI32ArrayAttribute::new(unsafe { context.to_ref() }, &raw);
+    let attribute = melior::ir::attribute::DenseI32ArrayAttribute::new(super::context_of(gep), &raw);
     super::set_attribute(gep, "rawConstantIndices", attribute.into());
     set_operands(gep, &operands);
     true
@@ -208,15 +206,34 @@ pub fn call_argument_index(call: OperationRef, operand: usize) -> Option<usize> 
 
 /// `llvm.mlir.constant` of the integer `value` with the integer type `ty`.
 pub fn integer_constant<'c>(ty: Type<'c>, value: i64, location: Location<'c>) -> Operation<'c> {
-    // SAFETY: `context_ref` outlives every use of the reference (melior's
-    // `to_ref` points into the `ContextRef` itself, which must stay alive).
-    let context_ref = TypeLike::context(&ty);
-    let context = unsafe { context_ref.to_ref() };
+    let context = super::context_ref(TypeLike::context(&ty));
     OperationBuilder::new(super::LlvmOp::Constant.name(), location)
         .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(ty, value).into())])
         .add_results(&[ty])
         .build()
         .expect("an integer constant is valid")
+}
+
+/// `llvm.alloca` of `count` elements of type `ty`, aligned to `alignment`
+/// bytes, giving a pointer of type `pointer` (a stack slot).
+pub fn alloca<'c>(
+    count: Value<'c, '_>,
+    ty: Type<'c>,
+    alignment: i64,
+    pointer: Type<'c>,
+    location: Location<'c>,
+) -> Operation<'c> {
+    let context = super::context_ref(TypeLike::context(&ty));
+    let i64_type = melior::ir::r#type::IntegerType::new(context, 64).into();
+    OperationBuilder::new(super::LlvmOp::Alloca.name(), location)
+        .add_operands(&[count])
+        .add_attributes(&[
+            (Identifier::new(context, "alignment"), IntegerAttribute::new(i64_type, alignment).into()),
+            (Identifier::new(context, "elem_type"), melior::ir::attribute::TypeAttribute::new(ty).into()),
+        ])
+        .add_results(&[pointer])
+        .build()
+        .expect("an alloca of a sized type is valid")
 }
 
 /// `llvm.addrspacecast` of the pointer `value` to the pointer type `to`.

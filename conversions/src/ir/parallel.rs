@@ -1,6 +1,6 @@
 //! Running work on chunks of items on the thread pool of the context.
 
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::OperationRef;
 
 /// Fewest items worth handing to other threads: below this,
 /// [`parallel_chunks`] runs on the calling thread.
@@ -50,8 +50,7 @@ pub unsafe fn parallel_chunks<T, R>(op: OperationRef, items: &[T], work: impl Fn
         let found = work(chunks[index]);
         *results[index].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Crossing(found));
     };
-    // SAFETY: the context of a live op.
-    let context = unsafe { op.context().to_ref().to_raw() };
+    let context = super::context_of(op).to_raw();
     ptxcc_shim::parallel_for(context, chunks.len(), &run);
     results
         .into_iter()

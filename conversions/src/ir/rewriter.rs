@@ -55,6 +55,7 @@ impl Rewriter {
     /// Erases `op` if nothing uses its results and it is in a block:
     /// unlinks it (dropping the uses it makes) and keeps it until the
     /// rewriter is dropped. `false`, changing nothing, otherwise.
+    #[must_use = "a false result leaves the op in the IR"]
     pub fn erase(&mut self, op: OperationRef) -> bool {
         if op.block().is_none() || !results_unused(op.to_raw()) {
             return false;
@@ -67,6 +68,7 @@ impl Rewriter {
     /// `false`, changing nothing, when it is out of range or still used.
     /// The argument is freed at once: a handle to it must not be read
     /// again (the one exception to the module's invariant).
+    #[must_use = "a false result leaves the argument in the block"]
     pub fn erase_argument(&mut self, block: BlockRef, index: usize) -> bool {
         let Ok(argument) = super::BlockExt::argument_at(&block, index) else { return false };
         if !super::has_no_uses(argument.into()) {

@@ -70,10 +70,10 @@ pub unsafe fn detached<'c, 'a>(value: Value) -> Value<'c, 'a> {
 pub fn constant_int(value: Value) -> Option<i64> {
     let result = as_result(value)?;
     let owner = result.owner();
-    if super::LlvmOp::of(owner) != super::LlvmOp::Constant && op_name(owner) != "arith.constant" {
-        return None;
+    if let Some(constant) = super::Constant::of(owner) {
+        return constant.integer();
     }
-    integer_attribute(owner, "value")
+    (op_name(owner) == "arith.constant").then(|| integer_attribute(owner, "value")).flatten()
 }
 
 /// Inserts a new argument of type `ty` at position `index` of `block`

@@ -7,11 +7,11 @@ use crate::ir::{HashMap, OperationExt};
 
 use melior::{
     ir::{
-        attribute::{IntegerAttribute, TypeAttribute},
+        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, Identifier, Operation, OperationRef, Type, Value, ValueLike,
+        Attribute, Operation, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -42,7 +42,6 @@ fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 
     let parameter = plan.nodes[0].value;
     let location = parameter.location();
     let i64_type: Type = IntegerType::new(context, 64).into();
-    let integer = |value: i64| -> Attribute { IntegerAttribute::new(i64_type, value).into() };
 
     // %p = llvm.addrspacecast %arg : !llvm.ptr to !llvm.ptr<101>
     let param_type = pointer_type(context, address_space::PARAM);
@@ -57,24 +56,15 @@ fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 
     if plan.strategy == Strategy::Copy {
         // (The plan has rejected explicit param-space casts of a copied
         // parameter: every use but the view goes to the copy.)
-        let one = OperationBuilder::new(LlvmOp::Constant.name(), location)
-            .add_attributes(&[(
-                Identifier::new(context, "value"),
-                IntegerAttribute::new(IntegerType::new(context, 32).into(), 1).into(),
-            )])
-            .add_results(&[IntegerType::new(context, 32).into()])
-            .build()
-            .expect("valid constant");
+        let one = crate::ir::integer_constant(IntegerType::new(context, 32).into(), 1, location);
         let one = insert_at_entry(entry, Some(view), one);
-        let alloca = OperationBuilder::new(LlvmOp::Alloca.name(), location)
-            .add_operands(&[one.result_at(0).expect("one result").into()])
-            .add_attributes(&[
-                (Identifier::new(context, "alignment"), integer(plan.local_alignment as i64)),
-                (Identifier::new(context, "elem_type"), TypeAttribute::new(plan.mlir_type).into()),
-            ])
-            .add_results(&[pointer_type(context, address_space::GENERIC)])
-            .build()
-            .expect("valid alloca");
+        let alloca = crate::ir::alloca(
+            one.result_at(0).expect("one result").into(),
+            plan.mlir_type,
+            plan.local_alignment as i64,
+            pointer_type(context, address_space::GENERIC),
+            location,
+        );
         let alloca = insert_at_entry(entry, Some(one), alloca);
         let slot: Value = alloca.result_at(0).expect("one result").into();
         if plan.size > 0 {
@@ -246,7 +236,7 @@ impl<'c, 'a> Applier<'_, 'c, 'a> {
         let source = self.materialize(node, Space::Param);
         // (A copy longer than any param space can only be dead code: it
         // stays a memcpy, which ptxcc.copy_param's verifier would refuse.)
-        let copy = crate::ir::MemTransfer::of(op).expect("a memcpy or memmove");
+        let copy = crate::ir::MemIntrinsic::of(op).expect("a memcpy or memmove");
         let length = copy
             .length()
             .and_then(constant_int)

@@ -89,8 +89,8 @@ pub fn expand_memsets(alloca: OperationRef, rewriter: &mut Rewriter) {
 /// Writes the memset `memset` (of the bytes from `offset` of the alloca
 /// `root`) as stores before it; `false` (nothing written) when it cannot.
 fn expand(memset: OperationRef, root: Value, offset: i64, leaves: &[(u64, Type)], align: u64) -> bool {
-    let Some(fill) = crate::ir::MemFill::of(memset).filter(|fill| !fill.is_volatile()) else { return false };
-    let (Some(byte), Some(length)) = (constant_int(fill.value()), fill.length().and_then(constant_int)) else {
+    let Some(fill) = crate::ir::MemIntrinsic::of(memset).filter(|fill| !fill.is_volatile()) else { return false };
+    let (Some(byte), Some(length)) = (fill.fill_value().and_then(constant_int), fill.constant_length()) else {
         return false;
     };
     let (Ok(start), Ok(length)) = (u64::try_from(offset), u64::try_from(length)) else { return false };

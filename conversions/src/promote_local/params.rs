@@ -10,13 +10,13 @@
 //! on, as nvcc does (issue 31's `scale`). Parameters of at most
 //! [`COPY_LIMIT`] bytes, the sixteen registers one copy keeps in flight.
 
-use crate::ir::LlvmOp;
+use melior::dialect::llvm::{self, LoadStoreOptions};
 use melior::ir::{
     attribute::{IntegerAttribute, TypeAttribute},
     block::BlockLike,
-    operation::{OperationBuilder, OperationLike},
+    operation::OperationLike,
     r#type::IntegerType,
-    Identifier, Location, OperationRef, Value, ValueLike,
+    Location, OperationRef, Value, ValueLike,
 };
 
 use ptxcc_dialect::types::pointer_address_space;
@@ -66,33 +66,16 @@ pub fn copy_written_byval<'c>(
         let context = context_of(func);
         let location = func.location();
         let i32_type = IntegerType::new(context, 32).into();
-        let i64_type = IntegerType::new(context, 64).into();
-        let alignment =
-            |value: i64| (Identifier::new(context, "alignment"), IntegerAttribute::new(i64_type, value).into());
+        let aligned =
+            || LoadStoreOptions::new().align(Some(IntegerAttribute::new(IntegerType::new(context, 64).into(), align)));
         let Some(first) = entry.first_operation() else { continue };
         let one = entry.insert_operation_before(first, crate::ir::integer_constant(i32_type, 1, location));
         let Some(one) = first_result(one) else { continue };
-        let slot = OperationBuilder::new(LlvmOp::Alloca.name(), location)
-            .add_operands(&[one])
-            .add_attributes(&[(Identifier::new(context, "elem_type"), TypeAttribute::new(ty).into()), alignment(align)])
-            .add_results(&[argument.r#type()])
-            .build()
-            .expect("an alloca of a sized type is valid");
+        let slot = crate::ir::alloca(one, ty, align, argument.r#type(), location);
         let Some(slot) = first_result(entry.insert_operation_before(first, slot)) else { continue };
-        let load = OperationBuilder::new(LlvmOp::Load.name(), location)
-            .add_operands(&[argument])
-            .add_attributes(&[alignment(align)])
-            .add_results(&[ty])
-            .build()
-            .expect("a load of a sized type is valid");
-        let load = entry.insert_operation_before(first, load);
+        let load = entry.insert_operation_before(first, llvm::load(context, argument, ty, location, aligned()));
         let Some(value) = first_result(load) else { continue };
-        let store = OperationBuilder::new(LlvmOp::Store.name(), location)
-            .add_operands(&[value, slot])
-            .add_attributes(&[alignment(align)])
-            .build()
-            .expect("a store of a loaded value is valid");
-        entry.insert_operation_before(first, store);
+        entry.insert_operation_before(first, llvm::store(context, value, slot, location, aligned()));
         rewriter.replace_uses_except(argument, slot, &[load]);
         copied.push((location, size));
     }

@@ -140,8 +140,8 @@ fn access<'c, 'a>(
     for used in uses(result) {
         let op = used.owner;
         let accessed = match (LlvmOp::of(op), used.index) {
-            (LlvmOp::Load, 0) => first_result(op).map(|r| r.r#type()),
-            (LlvmOp::Store, 1) => op.operand_at(0).ok().map(|v| v.r#type()),
+            (LlvmOp::Load, 0) => crate::ir::Load::of(op).map(|load| load.value().r#type()),
+            (LlvmOp::Store, 1) => crate::ir::Store::of(op).map(|store| store.value().r#type()),
             _ => return Err(Refusal::Escapes(op_name(op).to_owned())),
         };
         if in_loop(op) {

@@ -258,8 +258,8 @@ fn expand(copy: OperationRef, vector_copy: bool, rewriter: &mut crate::ir::Rewri
         let to = byte_address(true, access.offset);
         insert(rest, first, llvm::store(context, value, to, location, aligned(context, access.align)));
     }
-    // The copy has no results.
-    rewriter.erase(copy);
+    let erased = rewriter.erase(copy);
+    debug_assert!(erased, "a copy_param has no results");
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use melior::ir::{
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
 use super::super::symbols::SymbolUses;
-use crate::pointer_uses::is_atomic;
+use crate::ir::is_atomic;
 use crate::{
     abi::{
         classify::{classify_argument, classify_result, ArgClass, Thresholds},
@@ -307,19 +307,32 @@ fn flattening_costs_no_traffic(
     }
 }
 
-/// Whether the memory the argument `argument` of `call` points at would go
-/// if the call passed the aggregate's value instead of the pointer: the
-/// caller's own stack slot (an `llvm.alloca`), or a `byval` parameter of the
-/// caller (which llc copies to local memory when it is passed on as a
-/// pointer).
-fn passes_memory_that_would_go(call: OperationRef, argument: Value) -> bool {
+/// The caller's memory an argument of a call points at.
+enum CallerMemory<'c, 'a> {
+    /// The caller's own stack slot (an `llvm.alloca`).
+    Slot,
+    /// A `byval` parameter of `caller`, `root` in its body.
+    ByvalParameter { caller: OperationRef<'c, 'a>, root: Value<'c, 'a> },
+}
+
+/// What the argument `argument` of `call` points at, when it is memory of
+/// the caller's own; `None` otherwise.
+fn caller_memory<'c: 'a, 'a>(call: OperationRef<'c, 'a>, argument: Value<'c, 'a>) -> Option<CallerMemory<'c, 'a>> {
     let root = crate::slots::pointer_root(argument);
     if crate::kernel::defining_op(root, LlvmOp::Alloca).is_some() {
-        return true;
+        return Some(CallerMemory::Slot);
     }
-    crate::kernel::enclosing_function(call)
-        .and_then(|caller| Some((caller, crate::kernel::parameter_index(caller, root)?)))
-        .is_some_and(|(caller, index)| parameter_attribute(caller, index, LLVM_BYVAL).is_some())
+    let caller = crate::kernel::enclosing_function(call)?;
+    let index = crate::kernel::parameter_index(caller, root)?;
+    parameter_attribute(caller, index, LLVM_BYVAL).map(|_| CallerMemory::ByvalParameter { caller, root })
+}
+
+/// Whether the memory the argument `argument` of `call` points at would go
+/// if the call passed the aggregate's value instead of the pointer: the
+/// caller's own stack slot, or a `byval` parameter of the caller (which llc
+/// copies to local memory when it is passed on as a pointer).
+fn passes_memory_that_would_go(call: OperationRef, argument: Value) -> bool {
+    caller_memory(call, argument).is_some()
 }
 
 /// Whether the argument `argument` of `call` is local memory that would go
@@ -328,17 +341,13 @@ fn passes_memory_that_would_go(call: OperationRef, argument: Value) -> bool {
 /// `promote-local-arrays` copies into a slot SROA promotes. (A kernel's
 /// `byval` parameter is param space: passing its value frees nothing.)
 fn passes_local_memory(call: OperationRef, argument: Value) -> bool {
-    let root = crate::slots::pointer_root(argument);
-    if crate::kernel::defining_op(root, LlvmOp::Alloca).is_some() {
-        return true;
+    match caller_memory(call, argument) {
+        Some(CallerMemory::Slot) => true,
+        Some(CallerMemory::ByvalParameter { caller, root }) => {
+            !is_kernel(caller) && crate::slots::written_at_constant_offsets(root, true)
+        }
+        None => false,
     }
-    crate::kernel::enclosing_function(call)
-        .filter(|caller| !is_kernel(*caller))
-        .and_then(|caller| Some((caller, crate::kernel::parameter_index(caller, root)?)))
-        .is_some_and(|(caller, index)| {
-            parameter_attribute(caller, index, LLVM_BYVAL).is_some()
-                && crate::slots::written_at_constant_offsets(root, true)
-        })
 }
 
 /// Plans `func` given every use of its symbol, or `None` when it keeps its
@@ -567,6 +576,7 @@ pub fn leaf_reads<'c, 'a>(
 /// Whether `op` (a memcpy or memmove) copies exactly `size` bytes, not
 /// volatile.
 fn is_whole_copy(op: OperationRef, size: u64) -> bool {
-    !crate::ir::MemTransfer::of(op).is_some_and(crate::ir::MemTransfer::is_volatile)
-        && crate::slots::memory_length(op).and_then(|n| u64::try_from(n).ok()) == Some(size)
+    crate::ir::MemIntrinsic::of(op).is_some_and(|copy| {
+        !copy.is_volatile() && copy.constant_length().and_then(|n| u64::try_from(n).ok()) == Some(size)
+    })
 }

@@ -5,7 +5,7 @@ use super::{
     call_arguments, i64_attribute, plan::leaf_reads, result_type, sret::store_at_returns, AggregateForm, DevicePlan,
     ElidedSlot, FlatLeaf, ParamPlan,
 };
-use crate::ir::{Gep, LlvmOp, MemTransfer, Rewriter, Store};
+use crate::ir::{Gep, LlvmOp, MemIntrinsic, Rewriter, Store};
 
 use crate::ir::{BlockExt, HashMap, OperationExt};
 
@@ -510,7 +510,7 @@ fn rebuild_value<'c, 'a>(
 /// it, just before the copy, with the destination's declared alignment.
 fn store_copied_value(copy: OperationRef, value: Value) {
     let context = context_of(copy);
-    let destination = MemTransfer::of(copy).expect("a memcpy or memmove").destination();
+    let destination = MemIntrinsic::of(copy).expect("a memcpy or memmove").destination();
     let alignment = crate::kernel::operand_alignment(copy, 0) as i64;
     let store = llvm::store(
         context,

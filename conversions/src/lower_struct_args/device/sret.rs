@@ -4,8 +4,6 @@
 use super::{i64_attribute, ElidedSlot};
 use crate::ir::{Gep, LlvmOp, Store};
 
-use crate::ir::OperationExt;
-
 use melior::{
     dialect::llvm::{self, LoadStoreOptions},
     ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Value, ValueLike},
@@ -14,7 +12,7 @@ use melior::{
 use ptxcc_dialect::{address_space, types::pointer_address_space};
 
 use crate::abi::mlir::gep_offset;
-use crate::pointer_uses::is_atomic;
+use crate::ir::is_atomic;
 use crate::{
     abi::{layout::common_alignment, DataLayout},
     ir::{first_result, uses},
@@ -191,7 +189,7 @@ pub(super) fn store_at_returns<'c, 'a>(
         .filter(|op| LlvmOp::of(*op) == LlvmOp::Return && op.operand_count() == 1)
         .collect();
     for ret in returns {
-        let value = ret.operand_at(0).expect("one operand");
+        let value = crate::ir::Return::of(ret).and_then(crate::ir::Return::value).expect("one operand");
         let block = ret.block().expect("a return in a block");
         block.insert_operation_before(
             ret,
