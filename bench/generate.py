@@ -22,6 +22,7 @@ Usage: bench/generate.py --functions N -o out.mlir [--cuda bench/kernels.cu]
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -62,11 +63,17 @@ def run_tool(cmd, what):
     return p
 
 
-def import_template(cuda, workdir):
+def import_template(cuda, workdir, opt="-O2"):
     """clang + mlir-translate: the template module as MLIR text."""
-    ll = os.path.join(workdir, "template.ll")
-    mlir = os.path.join(workdir, "template.mlir")
-    run_tool([os.path.join(LLVM_BIN, "clang"), *CLANG_FLAGS, cuda, "-o", ll], "clang")
+    stem = os.path.splitext(os.path.basename(cuda))[0]
+    ll = os.path.join(workdir, f"{stem}.ll")
+    mlir = os.path.join(workdir, f"{stem}.mlir")
+    flags = [f for f in CLANG_FLAGS if f != "-O2"] + [opt]
+    if opt == "-O0":
+        # As the -O0 e2e tests compile: no optnone, so that the IR is
+        # clang's unoptimized output, not a function LLVM must leave alone.
+        flags += ["-Xclang", "-disable-O0-optnone"]
+    run_tool([os.path.join(LLVM_BIN, "clang"), *flags, cuda, "-o", ll], "clang")
     run_tool([os.path.join(LLVM_BIN, "mlir-translate"), "--import-llvm", ll, "-o", mlir],
              "mlir-translate --import-llvm")
     with open(mlir) as f:
@@ -207,22 +214,90 @@ def template_stats(defs, decls):
     return s
 
 
-def generate(n, out, cuda=None, workdir=None, log=sys.stderr):
-    """Write the module; return a dict describing it."""
+ALIAS_DEF_RE = re.compile(r"^([#!])([A-Za-z_][A-Za-z0-9_$.]*)\s*=", re.M)
+COMDAT_RE = re.compile(r" comdat\(@[^)]*\)")
+STRUCT_NAME_RE = re.compile(r'(llvm\.struct<)"((?:[^"\\]|\\.)*)"')
+
+
+def rename_template(preamble, ops, j):
+    """Template j's own names made distinct from the other templates':
+    the symbols it defines, its attribute and type aliases and its
+    identified struct names get the suffix `_f<j>` (two CUDA files may both
+    define `kernel`, `#tbaa_tag1` or `struct.Vec3`, each its own way).
+    External declarations keep their names: they are shared."""
+    defined = {o.sym for o in ops if o.kind == "llvm.func" and o.has_body}
+    defined |= {o.sym for o in ops if o.kind == "llvm.mlir.global" and o.sym not in USED_GLOBALS}
+    aliases = {m.group(1) + m.group(2) for m in ALIAS_DEF_RE.finditer(preamble)}
+    alias_re = re.compile(r"([#!][A-Za-z_][A-Za-z0-9_$.]*)")
+
+    def fix(text):
+        text = rename(text, defined, f"f{j}")
+        text = alias_re.sub(lambda m: m.group(1) + f"_f{j}" if m.group(1) in aliases else m.group(1), text)
+        return STRUCT_NAME_RE.sub(lambda m: f'{m.group(1)}"{m.group(2)}_f{j}"', text)
+
+    renamed = []
+    for o in ops:
+        fixed = TopOp(fix(o.text).splitlines(keepends=True))
+        renamed.append(fixed)
+    return fix(preamble), renamed
+
+
+def load_templates(cudas, opt, workdir):
+    """The templates, compiled and imported, merged into one: (preamble,
+    module header, top-level ops, trailer). With several templates each is
+    renamed apart first ([rename_template]); the module header and trailer
+    are the first one's, and external declarations and other top-level ops
+    (module flags) that several templates hold appear once."""
+    preambles, ops, header, trailer = [], [], None, ""
+    seen = {}
+    for j, cuda in enumerate(cudas):
+        if not os.path.isfile(cuda):
+            raise GenerateError(f"no such file: {cuda}")
+        preamble, head, template_ops, tail = split_module(import_template(cuda, workdir, opt))
+        # Comdats (templates at -O0) name each copy's functions: dropped, as
+        # the copies are renamed apart anyway.
+        template_ops = [TopOp(COMDAT_RE.sub("", o.text).splitlines(keepends=True)) for o in template_ops
+                        if not o.text.startswith("  llvm.comdat ")]
+        if len(cudas) > 1:
+            preamble, template_ops = rename_template(preamble, template_ops, j)
+        if header is None:
+            header, trailer = head, tail
+        preambles.append(preamble)
+        for o in template_ops:
+            shared = (o.kind == "llvm.func" and not o.has_body) or o.kind is None
+            if shared:
+                key = o.sym if o.kind else o.text
+                if key in seen:
+                    if seen[key] != o.text:
+                        raise GenerateError(f"templates declare @{o.sym} differently")
+                    continue
+                seen[key] = o.text
+            ops.append(o)
+    used = [o for o in ops if o.kind == "llvm.mlir.global" and o.sym in USED_GLOBALS]
+    ops = [o for o in ops if o not in used]
+    for sym in USED_GLOBALS:
+        # One @llvm.used (or compiler.used) listing every template's entries.
+        mine = [o for o in used if o.sym == sym]
+        if mine:
+            ops.append(TopOp(mine[0].lines + [line for o in mine[1:] for line in o.lines]))
+    return "".join(preambles), header, ops, trailer
+
+
+def generate(n, out, cuda=None, workdir=None, log=sys.stderr, opt="-O2"):
+    """Write the module; return a dict describing it. `cuda` is one CUDA
+    file or a list of them (the templates, merged), `opt` clang's
+    optimization level."""
     if n < 1:
         raise GenerateError("--functions must be at least 1")
-    cuda = cuda or os.path.join(HERE, "kernels.cu")
-    if not os.path.isfile(cuda):
-        raise GenerateError(f"no such file: {cuda}")
+    cudas = [cuda] if isinstance(cuda, str) else list(cuda or [os.path.join(HERE, "kernels.cu")])
     own = workdir is None
     workdir = workdir or tempfile.mkdtemp(prefix="ptxcc-bench-")
     try:
-        text = import_template(cuda, workdir)
+        preamble, header, ops, trailer = load_templates(cudas, opt, workdir)
     finally:
         if own:
             shutil.rmtree(workdir, ignore_errors=True)
 
-    preamble, header, ops, trailer = split_module(text)
     defs = [o for o in ops if o.kind == "llvm.func" and o.has_body]
     decls = [o for o in ops if o.kind == "llvm.func" and not o.has_body]
     globs = [o for o in ops if o.kind == "llvm.mlir.global" and o.sym not in USED_GLOBALS]
@@ -290,24 +365,76 @@ def generate(n, out, cuda=None, workdir=None, log=sys.stderr):
     return info
 
 
+REPO = os.path.dirname(HERE)
+E2E = os.path.join(REPO, "test", "e2e")
+
+
+def e2e_files(*names):
+    """test/e2e's CUDA files: the named ones, or all of them."""
+    if names:
+        return [os.path.join(E2E, f"{name}.cu") for name in names]
+    return sorted(os.path.join(E2E, f) for f in os.listdir(E2E) if f.endswith(".cu"))
+
+
+# The module shapes the benchmark measures: name -> (templates, clang's
+# optimization level, what the shape stands for). Each is replicated to the
+# requested size as one template.
+SHAPES = {
+    "bench": (lambda: [os.path.join(HERE, "kernels.cu")], "-O2",
+              "bench/kernels.cu: byval structs read, escaping and written, small struct arguments "
+              "to static device functions, struct results, local arrays"),
+    "e2e": (e2e_files, "-O2",
+            "every CUDA file of test/e2e at -O2: kernels passing structs by value, externally visible "
+            "device functions calling each other, local arrays, writes into byval structs, atomics"),
+    "external": (lambda: e2e_files("device-calls-external", "issue29-external-structs", "struct-args-escape"),
+                 "-O2",
+                 "externally visible device functions taking and returning structs, called by kernels "
+                 "(each gets an internal clone and a wrapper)"),
+    "e2e-O0": (e2e_files, "-O0",
+               "every CUDA file of test/e2e at -O0: an alloca per variable, loads and stores everywhere"),
+}
+
+
+def shape_templates(shape):
+    """(templates, optimization level) of a shape in SHAPES."""
+    if shape not in SHAPES:
+        raise GenerateError(f"unknown shape {shape!r} (known: {', '.join(SHAPES)})")
+    files, opt, _ = SHAPES[shape]
+    return files(), opt
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--functions", "-n", type=int, required=True,
                     help="number of llvm.func definitions in the module")
     ap.add_argument("-o", "--output", required=True, help="output .mlir file")
-    ap.add_argument("--cuda", default=os.path.join(HERE, "kernels.cu"),
-                    help="CUDA template (default: bench/kernels.cu)")
+    ap.add_argument("--shape", default="bench",
+                    help=f"which templates to replicate: {', '.join(SHAPES)} (default: bench)")
+    ap.add_argument("--cuda", action="append",
+                    help="CUDA template (repeat for several, merged); overrides --shape's files")
+    ap.add_argument("-O", dest="opt", choices=["0", "1", "2", "3"],
+                    help="clang's optimization level for --cuda (default: the shape's)")
     ap.add_argument("--stats", action="store_true",
                     help="print the template's function mix on stderr")
+    ap.add_argument("--info", metavar="FILE",
+                    help="write what was generated (counts, the template's mix) to FILE as JSON")
     a = ap.parse_args()
     try:
-        info = generate(a.functions, a.output, a.cuda)
+        cudas, opt = shape_templates(a.shape)
+        if a.cuda:
+            cudas = a.cuda
+        if a.opt:
+            opt = f"-O{a.opt}"
+        info = generate(a.functions, a.output, cudas, opt=opt)
     except GenerateError as e:
         sys.exit(f"generate.py: error: {e}")
     print(f"generate: wrote {a.output}: {info['functions']} functions "
           f"({info['copies']} copies of {info['per_copy']}"
           + (f", the last one partial with {info['partial_copy_functions']}" if info["partial_copy_functions"] else "")
           + f"), {info['lines']} lines", file=sys.stderr)
+    if a.info:
+        with open(a.info, "w") as f:
+            json.dump(info, f)
     if a.stats:
         for k, v in info["template"].items():
             print(f"  per copy: {k:24} {v}", file=sys.stderr)

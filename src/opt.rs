@@ -90,6 +90,29 @@ pub struct OptConfig {
     /// destroying them: for a driver about to exit (tearing a large module
     /// down costs a few percent of a run). A library caller leaves it off.
     pub leak_ir: bool,
+    /// Run everything on the calling thread (`mlir-opt
+    /// --mlir-disable-threading`): the passes' parallel loops and MLIR's
+    /// pass manager and verifier. The output is the same either way.
+    pub disable_threading: bool,
+    /// Called once each piece of the input is parsed (before any pass):
+    /// the input is then only read again to quote lines in diagnostics. The
+    /// driver lets a mapped input file's pages go there
+    /// ([`InputFile::release`]), so that a large module's text
+    /// does not stay in memory beside the module while it is transformed
+    /// and printed.
+    pub after_parse: Option<AfterParse>,
+}
+
+pub use ptxcc_shim::InputFile;
+
+/// A callback run after parsing ([`OptConfig::after_parse`]).
+#[derive(Clone)]
+pub struct AfterParse(pub std::sync::Arc<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for AfterParse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AfterParse(..)")
+    }
 }
 
 impl OptConfig {
@@ -252,6 +275,9 @@ fn process_piece(
         Err(error) => return (vec![plain_error(error.to_string())], false),
     };
     context.set_allow_unregistered_dialects(config.allow_unregistered_dialect);
+    if config.disable_threading {
+        context.enable_multi_threading(false);
+    }
     shim::set_print_op_on_diagnostic(context.to_raw(), config.verify_diagnostics.is_none());
     let collector = DiagnosticCollector::attach(&context);
     let result = transform(config, &context, kind, source, filename, output, leak);
@@ -294,6 +320,9 @@ fn transform(
     if may_hold_ptxcc_ops(kind, source) && ptxcc_dialect::verify(module.as_operation()).is_err() {
         return Err(None);
     }
+    if let Some(after_parse) = &config.after_parse {
+        (after_parse.0)();
+    }
     if let Some(pipeline) = &config.pipeline {
         let pm = PassManager::new(context);
         pm.enable_verifier(config.verify_each);
@@ -329,7 +358,7 @@ fn transform(
         // only read the IR. Invalid output is taken back.
         Emit::Mlir => {
             let start = output.begin_piece();
-            if verify_while(verify, module.as_operation(), || {
+            if verify_while(verify, !config.disable_threading, module.as_operation(), || {
                 if output.error.is_none() {
                     output.error = write_module_with(&module, config.print_flags(), output.writer()).err();
                 }
@@ -384,13 +413,14 @@ impl Verify {
 }
 
 /// Runs `work` (which only reads the IR) while another thread verifies `op`
-/// as `verify` says; returns whether `op` is valid.
-fn verify_while(verify: Option<Verify>, op: OperationRef, work: impl FnOnce()) -> bool {
+/// as `verify` says (after `work`, on this thread, without `threads`);
+/// returns whether `op` is valid.
+fn verify_while(verify: Option<Verify>, threads: bool, op: OperationRef, work: impl FnOnce()) -> bool {
     let Some(verify) = verify else {
         work();
         return true;
     };
-    if !verify.mlir {
+    if !verify.mlir || !threads {
         // Only ptxcc's own checks (the pass manager ran MLIR's verifier after
         // every pass): a quick walk, not worth a thread with a stack of
         // `STACK_SIZE` (reserved address space, but valgrind paints all of

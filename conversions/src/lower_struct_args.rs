@@ -239,7 +239,7 @@ fn lower_module<'c, 'a>(
     );
     let layout = DataLayout::default();
     let mut targets = TargetCache::default();
-    let symbols = lower_device_functions(module, options, &layout, &mut targets, rewriter);
+    let symbols = lower_device_functions(module, options, &layout, rewriter);
     // After the device functions: the kernels' calls now pass what the
     // callees' new signatures ask for, and callee bodies are final. One
     // analysis (and its table of functions) serves the device check and the
@@ -252,55 +252,66 @@ fn lower_module<'c, 'a>(
         .collect();
     // A kernel's plan reads its own body and the bodies of the device
     // functions it calls, and its rewrite changes only its own body; so the
-    // kernels are planned at once, then rewritten. Unless some kernel is
-    // called, or has its address taken: a plan could then read another
-    // kernel, so each is planned after the ones before it are rewritten.
+    // kernels are planned and rewritten on the thread pool, each chunk on
+    // its own. Unless some kernel is called, or has its address taken: a
+    // plan could then read another kernel, so each is planned after the
+    // ones before it are rewritten, in order.
     let kernel_is_used = kernels.iter().any(|func| {
         symbols
             .get(&crate::abi::signature::function_name(*func))
             .is_some_and(|uses| uses.other || !uses.calls.is_empty())
     });
-    let mut summary = Vec::new();
-    let mut finish = |func: OperationRef<'c, 'a>, planned: KernelPlans<'c, 'a>| match planned {
-        Err(errors) => {
-            for (location, message) in &errors {
-                emit_error(*location, message);
-            }
-            failed += 1;
-            problems += errors.len();
-        }
-        Ok(mut plans) => {
-            if options.llvm_opt_after.applies_to(func) {
-                // LLVM's optimizer comes next: what it can still improve (a
-                // copy it would delete, an escape it would prove harmless) is
-                // left for llc to decide after it; reads at known places are
-                // lowered.
-                plans.retain(reads_at_known_places);
-            }
-            let name = crate::abi::signature::function_name(func);
-            rewrite_arguments(func, &plans, rewriter);
-            summary.extend(plans.iter().map(|plan| (name.clone(), plan.index, plan.strategy)));
-        }
-    };
-    if kernel_is_used {
+    // Each kernel is planned and rewritten on its own ([`lower_kernel`]);
+    // what went wrong is reported here, in the module's order.
+    let lowered: Vec<KernelLowered<'c>> = if kernel_is_used {
         let mut readonly = readonly;
-        for func in kernels {
-            // Kernels before this one may have been rewritten.
-            readonly.forget_pointers();
-            let planned = plan_kernel(func, options, &layout, &mut readonly, &mut targets);
-            finish(func, planned);
-        }
+        kernels
+            .iter()
+            .map(|func| {
+                // Kernels before this one may have been rewritten.
+                readonly.forget_pointers();
+                lower_kernel(*func, options, &layout, &mut readonly, &mut targets, rewriter)
+            })
+            .collect()
     } else {
-        let plan_chunk = |chunk: &[OperationRef<'c, 'a>]| {
+        let lower_chunk = |chunk: &[OperationRef<'c, 'a>]| {
             let (mut readonly, mut targets) = (readonly.fresh(), TargetCache::default());
-            chunk.iter().map(|func| plan_kernel(*func, options, &layout, &mut readonly, &mut targets)).collect()
+            let mut own = crate::ir::Rewriter::new();
+            let lowered: Vec<_> = chunk
+                .iter()
+                .map(|func| lower_kernel(*func, options, &layout, &mut readonly, &mut targets, &mut own))
+                .collect();
+            vec![(lowered, own)]
         };
-        // SAFETY: planning only reads the IR; each chunk has its own caches
-        // (the table of functions is shared and only read). The kernels are
-        // rewritten after every chunk is planned, on this thread.
-        let planned: Vec<KernelPlans> = unsafe { crate::ir::parallel_chunks(module, &kernels, plan_chunk) };
-        for (func, planned) in kernels.into_iter().zip(planned) {
-            finish(func, planned);
+        // SAFETY: a chunk reads the module, its own kernels and the device
+        // functions they call, and changes only its own kernels (their ops
+        // and bodies); no kernel is called or has its address taken, so no
+        // chunk reads another's kernels. Each chunk has its own caches and
+        // rewriter; the table of functions is shared and only read. What a
+        // chunk erased is kept by this pass's rewriter, below.
+        let chunks = unsafe { crate::ir::parallel_chunks(module, &kernels, lower_chunk) };
+        let mut lowered = Vec::with_capacity(kernels.len());
+        for (done, own) in chunks {
+            let kept = rewriter.absorb(own);
+            debug_assert_eq!(kept, 0, "a kernel rewrite left a listed op in use");
+            lowered.extend(done);
+        }
+        lowered
+    };
+    let mut summary = Vec::new();
+    for (func, lowered) in kernels.into_iter().zip(lowered) {
+        match lowered {
+            Err(errors) => {
+                for (location, message) in &errors {
+                    emit_error(*location, message);
+                }
+                failed += 1;
+                problems += errors.len();
+            }
+            Ok(done) => {
+                let name = crate::abi::signature::function_name(func);
+                summary.extend(done.into_iter().map(|(index, strategy)| (name.clone(), index, strategy)));
+            }
         }
     }
     if failed > 0 {
@@ -311,7 +322,35 @@ fn lower_module<'c, 'a>(
 
 /// A kernel's plans, or the problems (each at its location) that leave it
 /// unchanged.
-type KernelPlans<'c, 'a> = Result<Vec<ArgumentPlan<'c, 'a>>, Vec<(melior::ir::Location<'c>, String)>>;
+type KernelPlans<'c, 'a> = Result<Vec<ArgumentPlan<'c, 'a>>, Problems<'c>>;
+
+/// Problems, each at its location.
+type Problems<'c> = Vec<(melior::ir::Location<'c>, String)>;
+
+/// What lowering a kernel did to each `byval` parameter (index, strategy),
+/// or the problems that left it unchanged.
+type KernelLowered<'c> = Result<Vec<(usize, Strategy)>, Problems<'c>>;
+
+/// Plans kernel `func` ([`plan_kernel`]) and, where it has no problem,
+/// rewrites it: changes only `func` and its body.
+fn lower_kernel<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    options: &LowerStructArgsOptions,
+    layout: &DataLayout,
+    readonly: &mut ReadOnlyAnalysis<'c, 'a>,
+    targets: &mut TargetCache,
+    rewriter: &mut crate::ir::Rewriter,
+) -> KernelLowered<'c> {
+    let mut plans = plan_kernel(func, options, layout, readonly, targets)?;
+    if options.llvm_opt_after.applies_to(func) {
+        // LLVM's optimizer comes next: what it can still improve (a copy it
+        // would delete, an escape it would prove harmless) is left for llc
+        // to decide after it; reads at known places are lowered.
+        plans.retain(reads_at_known_places);
+    }
+    rewrite_arguments(func, &plans, rewriter);
+    Ok(plans.iter().map(|plan| (plan.index, plan.strategy)).collect())
+}
 
 /// The plans of kernel `func`'s `byval` parameters, or its problems: a
 /// target that cannot be worked out, a parameter type without an ABI, a

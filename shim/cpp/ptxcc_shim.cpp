@@ -65,6 +65,10 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -281,10 +285,6 @@ void ptxccPassManagerDump(MlirPassManager pm) {
   llvm::errs() << "\n"; // (mlir-opt leaves a blank line after it.)
 }
 
-/// Calls `body(index, userData)` for every index in [0, count):
-/// concurrently on the context's thread pool when the context is
-/// multi-threaded, else in order on the calling thread. Returns when every
-/// call has returned.
 /// Unlinks `op` from its block after dropping every reference it holds
 /// (its operands' uses, its successors' uses, those of the ops inside it):
 /// what `RewriterBase::eraseOp` does before freeing, without the free. The
@@ -296,6 +296,55 @@ void ptxccOperationDetach(MlirOperation op) {
     operation->remove();
 }
 
+/// Opens the file at `path` read-only as LLVM does for its tools
+/// (`MemoryBuffer::getFile`: mapped into memory when it is large, read
+/// otherwise) and returns it, with its bytes in `*data` and `*size`; on
+/// failure returns null with the system error code in `*error`.
+void *ptxccFileOpen(MlirStringRef path, const char **data, size_t *size,
+                    int *error) {
+  auto buffer = llvm::MemoryBuffer::getFile(unwrap(path), /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    *error = buffer.getError().value();
+    return nullptr;
+  }
+  *data = (*buffer)->getBufferStart();
+  *size = (*buffer)->getBufferSize();
+  return buffer->release();
+}
+
+/// Tells the system that the bytes of a file `ptxccFileOpen` mapped are not
+/// needed for a while: its pages leave the process's memory, and come back
+/// from the file when read again (nothing for a file that was read into
+/// memory). `MemoryBuffer::dontNeedIfMmap` would do it, but calls
+/// `posix_madvise(POSIX_MADV_DONTNEED)`, which glibc ignores; Linux's
+/// `madvise(MADV_DONTNEED)` drops the pages of a private read-only file
+/// mapping, which are then read from the file again.
+void ptxccFileDontNeed(void *file) {
+  auto *buffer = static_cast<llvm::MemoryBuffer *>(file);
+  if (buffer->getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
+    return;
+#if defined(__linux__)
+  uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t start = reinterpret_cast<uintptr_t>(buffer->getBufferStart());
+  uintptr_t end = reinterpret_cast<uintptr_t>(buffer->getBufferEnd());
+  // Whole pages of the buffer only.
+  uintptr_t first = (start + page - 1) / page * page;
+  uintptr_t last = end / page * page;
+  if (last > first)
+    ::madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
+#else
+  buffer->dontNeedIfMmap();
+#endif
+}
+
+/// Closes a file `ptxccFileOpen` returned.
+void ptxccFileClose(void *file) { delete static_cast<llvm::MemoryBuffer *>(file); }
+
+/// Calls `body(index, userData)` for every index in [0, count):
+/// concurrently on the context's thread pool when the context is
+/// multi-threaded, else in order on the calling thread. Returns when every
+/// call has returned.
 void ptxccParallelFor(MlirContext context, size_t count,
                       void (*body)(size_t index, void *userData),
                       void *userData) {

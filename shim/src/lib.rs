@@ -18,7 +18,7 @@ use mlir_sys::{MlirAttribute, MlirContext, MlirDialectRegistry, MlirLocation, Ml
 /// for the crates above it (which call the C API only through safe
 /// functions: here, and in the conversions crate's `ir` module).
 pub use mlir_sys::{MlirOpPassManager, MlirOperation, MlirStringRef};
-use std::ffi::{c_char, c_void};
+use std::ffi::{c_char, c_int, c_void};
 
 /// Builds a registered pipeline into an op pass manager (see the C++ side).
 pub type PipelineBuilder = unsafe extern "C" fn(
@@ -96,6 +96,17 @@ unsafe extern "C" {
     /// Drops every reference `op` holds and unlinks it from its block,
     /// without freeing it (`RewriterBase::eraseOp` less the free).
     pub fn ptxccOperationDetach(op: MlirOperation);
+    /// Opens a file read-only as LLVM's tools do (see [`InputFile`]).
+    pub fn ptxccFileOpen(
+        path: MlirStringRef,
+        data: *mut *const c_char,
+        size: *mut usize,
+        error: *mut c_int,
+    ) -> *mut c_void;
+    /// `madvise(MADV_DONTNEED)` on a mapped file's whole pages.
+    pub fn ptxccFileDontNeed(file: *mut c_void);
+    /// Closes a file `ptxccFileOpen` returned.
+    pub fn ptxccFileClose(file: *mut c_void);
     /// `mlir::parallelFor` over `0..count` (see [`parallel_for`]).
     pub fn ptxccParallelFor(
         context: MlirContext,
@@ -578,6 +589,65 @@ pub fn emit_remark(location: MlirLocation, message: &std::ffi::CStr) {
 pub fn operation_detach(op: MlirOperation) {
     // SAFETY: the op handle is live (the caller's `MlirOperation`).
     unsafe { ptxccOperationDetach(op) }
+}
+
+/// A file opened read-only as LLVM's tools open their input: mapped into
+/// memory when it is large (its pages are the file's, so a mapped file's
+/// bytes cost no memory of their own once [`InputFile::release`]d), read
+/// otherwise.
+///
+/// As with every mapped file (LLVM's, `mlir-opt`'s), a file another process
+/// truncates while it is mapped makes reading its lost bytes fault.
+pub struct InputFile {
+    handle: *mut c_void,
+    data: *const c_char,
+    size: usize,
+}
+
+// SAFETY: the buffer is never written after it is opened; reading it and
+// `ptxccFileDontNeed` (an madvise that changes no byte) are safe from any
+// thread.
+unsafe impl Send for InputFile {}
+// SAFETY: as above.
+unsafe impl Sync for InputFile {}
+
+impl InputFile {
+    /// Opens the file at `path`.
+    pub fn open(path: &str) -> std::io::Result<Self> {
+        let (mut data, mut size, mut error) = (std::ptr::null(), 0usize, 0 as c_int);
+        // SAFETY: the path is live for the call; the out pointers are
+        // locals.
+        let handle = unsafe { ptxccFileOpen(string_ref(path), &mut data, &mut size, &mut error) };
+        if handle.is_null() {
+            return Err(std::io::Error::from_raw_os_error(error));
+        }
+        Ok(Self { handle, data, size })
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        if self.size == 0 {
+            return &[];
+        }
+        // SAFETY: the buffer holds `size` bytes and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.data.cast(), self.size) }
+    }
+
+    /// Lets a mapped file's pages leave memory until they are read again
+    /// (they come back from the file): for when the bytes were parsed and
+    /// may only be read again to quote a line in a diagnostic. The bytes
+    /// stay valid.
+    pub fn release(&self) {
+        // SAFETY: the handle is live; the advice changes no byte.
+        unsafe { ptxccFileDontNeed(self.handle) }
+    }
+}
+
+impl Drop for InputFile {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from `ptxccFileOpen` and is closed once.
+        unsafe { ptxccFileClose(self.handle) }
+    }
 }
 
 /// A key equal for all ops of one name, and only for them: op names are

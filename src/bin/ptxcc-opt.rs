@@ -9,12 +9,13 @@ use std::{
     io::{self, Read, Write},
     path::{Path, PathBuf},
     process::ExitCode,
+    sync::Arc,
 };
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use ptxcc::{
     llvm::{exit_on_llvm_fatal_error, input_kind, InputFormat, InputKind},
-    opt::{process, process_input, process_input_into, process_into, Emit, OptConfig},
+    opt::{process, process_input, process_input_into, process_into, AfterParse, Emit, InputFile, OptConfig},
     registry::{upstream_passes, PASSES},
     verify_diagnostics::VerifyLevel,
 };
@@ -72,6 +73,10 @@ fn command() -> Command {
         .arg(flag("mlir-print-ir-after-all", "Print the IR after every pass (to standard error)"))
         .arg(flag("mlir-print-ir-after-failure", "Print the IR after a pass that fails (to standard error)"))
         .arg(flag("mlir-timing", "Print the time each pass took (to standard error)"))
+        .arg(flag(
+            "mlir-disable-threading",
+            "Run on one thread (the passes' parallel work, the pass manager, the verifier); the output is the same",
+        ))
         .arg(flag("mlir-print-op-generic", "Print every op in the generic form"))
         .arg(flag("mlir-print-debuginfo", "Print locations in the output MLIR"))
         .arg(flag("dump-pass-pipeline", "Print the pass pipeline to standard error before running it"))
@@ -181,18 +186,37 @@ fn pipeline(matches: &ArgMatches) -> Result<Option<String>, String> {
     }
 }
 
-fn read_input(input: &str) -> Result<(Vec<u8>, String), String> {
+/// The input's bytes.
+enum Input {
+    /// A file, mapped into memory when it is large (as LLVM's tools and
+    /// `mlir-opt` read theirs): once parsed, its pages may leave memory
+    /// ([`InputFile::release`]) and come back from the file to quote a line.
+    File(Arc<InputFile>),
+    /// Standard input, read whole.
+    Stdin(Vec<u8>),
+}
+
+impl Input {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Input::File(file) => file.bytes(),
+            Input::Stdin(bytes) => bytes,
+        }
+    }
+}
+
+fn read_input(input: &str) -> Result<(Input, String), String> {
     if input == "-" {
         let mut bytes = Vec::new();
         io::stdin().read_to_end(&mut bytes).map_err(|e| format!("error: cannot read standard input: {e}"))?;
-        return Ok((bytes, "<stdin>".into()));
+        return Ok((Input::Stdin(bytes), "<stdin>".into()));
     }
     let path = Path::new(input);
     if path.is_dir() {
         return Err(format!("error: cannot read '{input}': it is a directory"));
     }
-    let bytes = fs::read(path).map_err(|e| format!("error: cannot read '{input}': {}", io_reason(&e)))?;
-    Ok((bytes, input.to_string()))
+    let file = InputFile::open(input).map_err(|e| format!("error: cannot read '{input}': {}", io_reason(&e)))?;
+    Ok((Input::File(Arc::new(file)), input.to_string()))
 }
 
 fn io_reason(error: &io::Error) -> String {
@@ -204,9 +228,9 @@ fn io_reason(error: &io::Error) -> String {
 }
 
 /// The input as text, or a located error at the first byte that is not UTF-8.
-fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
-    String::from_utf8(bytes).map_err(|error| {
-        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
+fn decode<'b>(bytes: &'b [u8], name: &str) -> Result<&'b str, String> {
+    std::str::from_utf8(bytes).map_err(|error| {
+        let valid = &bytes[..error.valid_up_to()];
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
         let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
@@ -345,7 +369,7 @@ fn run() -> Result<bool, String> {
     if matches.get_flag("print-irdl") {
         return write_stdout(ptxcc::dialect::IRDL.as_bytes());
     }
-    let config = OptConfig {
+    let mut config = OptConfig {
         pipeline: pipeline(&matches).map_err(|e| format!("error: {e}"))?,
         split_input_file: matches.get_flag("split-input-file"),
         verify_diagnostics: matches.get_one::<String>("verify-diagnostics").map(|level| match level.as_str() {
@@ -355,6 +379,9 @@ fn run() -> Result<bool, String> {
         print_ir_after_all: matches.get_flag("mlir-print-ir-after-all"),
         print_ir_after_failure: matches.get_flag("mlir-print-ir-after-failure"),
         timing: matches.get_flag("mlir-timing"),
+        disable_threading: matches.get_flag("mlir-disable-threading"),
+        // Set once the input is open, below.
+        after_parse: None,
         emit: match (matches.get_one::<String>("emit").map(String::as_str), matches.get_flag("emit-bytecode")) {
             (Some(kind @ ("llvm" | "ptx")), true) => {
                 return Err(format!("error: --emit-bytecode writes MLIR; it cannot be combined with --emit={kind}"))
@@ -378,24 +405,31 @@ fn run() -> Result<bool, String> {
         },
     };
     let input = matches.get_one::<String>("input").map(String::as_str).unwrap_or("-");
-    let (bytes, name) = read_input(input)?;
+    let (input, name) = read_input(input)?;
     exit_on_llvm_fatal_error(&name);
+    if let Input::File(file) = &input {
+        // Parsed, the text is only read again to quote a line in a
+        // diagnostic: its pages need not stay in memory beside the module.
+        let file = Arc::clone(file);
+        config.after_parse = Some(AfterParse(Arc::new(move || file.release())));
+    }
+    let bytes = input.bytes();
     let output = matches.get_one::<String>("output").map(String::as_str);
     let cannot_write =
         |error: &io::Error| format!("error: cannot write '{}': {}", output.unwrap_or("-"), io_reason(error));
     let mut destination = Destination::new(output).map_err(|e| cannot_write(&e))?;
     // MLIR text is checked to be UTF-8; LLVM IR and bytecode are bytes.
-    let (text, bytes) = match input_kind(config.input_format, &bytes, &name) {
-        InputKind::MlirText => (Some(decode(bytes, &name)?), Vec::new()),
-        InputKind::MlirBytecode | InputKind::Llvm => (None, bytes),
+    let text = match input_kind(config.input_format, bytes, &name) {
+        InputKind::MlirText => Some(decode(bytes, &name)?),
+        InputKind::MlirBytecode | InputKind::Llvm => None,
     };
     // A file is written as the output is printed; standard output and
     // devices get the output of the pieces that succeeded, at the end.
     let outcome = match (&mut destination, &text) {
         (Destination::Replace(file), Some(text)) => process_into(&config, text, &name, file),
-        (Destination::Replace(file), None) => process_input_into(&config, &bytes, &name, file),
+        (Destination::Replace(file), None) => process_input_into(&config, bytes, &name, file),
         (_, Some(text)) => process(&config, text, &name),
-        (_, None) => process_input(&config, &bytes, &name),
+        (_, None) => process_input(&config, bytes, &name),
     };
     write_stderr(&outcome.messages);
     if let Some(error) = &outcome.write_error {

@@ -24,7 +24,10 @@ The runs:
   (test/e2e/gpu) after upstream's GPU lowering;
 - a fixed set of generated modules (test/fuzz/generate.py, seeds 1 to
   --fuzz-count), one file, through the pipeline (three option sets) and
-  each pass alone.
+  each pass alone;
+- one module large enough for lower-struct-args to change IR on the thread
+  pool (the benchmark's `external` shape at 3000 functions), through the
+  pipeline and the pipeline with `whole-program`.
 
 The last line is a summary; the exit status is 1 when any run reported a
 memory error or crashed (ptxcc-opt's own exit status 1, an input it
@@ -101,6 +104,17 @@ def generated_inputs(workdir, count):
     return joined(pieces, os.path.join(workdir, "generated.mlir"))
 
 
+def parallel_input(workdir):
+    """A module large enough for lower-struct-args' parallel rewrites: the
+    benchmark's `external` shape (kernels, and externally visible device
+    functions passing structs) at 3000 functions: about 1560 kernels and 650
+    device-function plans."""
+    path = os.path.join(workdir, "parallel.mlir")
+    check_output([sys.executable, os.path.join(REPO, "bench", "generate.py"), "--shape", "external",
+                  "--functions", "3000", "-o", path], "bench/generate.py")
+    return path
+
+
 def memcheck(ptxcc_opt, arguments):
     """(command, valgrind's exit status, its report) of one run."""
     command = VALGRIND + [ptxcc_opt, *arguments, "--verify-each", "-o", os.devnull]
@@ -134,6 +148,11 @@ def main():
                  PIPELINES + ["--ptxcc-pipeline=llvm-opt-after=true"]]
         runs += [[generated, "--split-input-file", flag] for flag in
                  ["--lower-struct-args", "--lower-alloca", "--memory-space-opt"]]
+        # lower-struct-args changes IR on the thread pool from 512 functions
+        # on (kernels, call sites per caller, callees, each chunk with its
+        # own rewriter); the inputs above are too small for that.
+        large = parallel_input(workdir)
+        runs += [[large, pipeline] for pipeline in PIPELINES[:2]]
         with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
             results = list(pool.map(lambda arguments: memcheck(args.ptxcc_opt, arguments), runs))
     finally:
@@ -148,7 +167,7 @@ def main():
         print(f"memcheck: {kind}: {' '.join(command)}")
         print("\n".join(report.splitlines()[:80]))
     print(f"memcheck: {len(results)} runs under valgrind ({lit_count} lit files, {e2e_count} e2e modules, "
-          f"{len(direct)} LLVM IR imports, {args.fuzz_count} generated modules) in "
+          f"{len(direct)} LLVM IR imports, {args.fuzz_count} generated modules, a 3000-function module) in "
           f"{time.monotonic() - start:.0f} s; {failures} with memory errors or crashes")
     return 1 if failures else 0
 

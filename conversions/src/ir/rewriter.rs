@@ -210,6 +210,17 @@ impl Rewriter {
         true
     }
 
+    /// Takes over what `other` erased (after flushing what it listed), so
+    /// that it is freed when this rewriter is: a pass that rewrites
+    /// functions on several threads gives each its own rewriter and
+    /// absorbs them on its own thread, keeping the invariant for the whole
+    /// run. Returns the ops `other`'s flush kept, as [`Rewriter::flush`].
+    pub fn absorb(&mut self, mut other: Rewriter) -> usize {
+        let kept = other.flush();
+        self.graveyard.append(&mut other.graveyard);
+        kept
+    }
+
     /// Unlinks `raw` (in a block) and keeps it for the drop.
     fn detach(&mut self, raw: mlir_sys::MlirOperation) {
         ptxcc_shim::operation_detach(raw);

@@ -68,7 +68,7 @@ use super::{
 };
 use crate::kernel::{is_variadic, parameter_types, result_type};
 use crate::{
-    abi::{classify::Thresholds, signature::function_name, DataLayout},
+    abi::{classify::Thresholds, DataLayout},
     context::context_of,
     ir::{module_functions, BlockExt, OperationExt},
     kernel::{has_body, is_kernel, is_local_symbol, linkage},
@@ -92,67 +92,108 @@ fn definition_is_final(func: OperationRef) -> bool {
 /// would differ, and that is externally visible (with a final definition)
 /// or has its address taken; with `whole_program` an externally visible one
 /// whose address is not taken is made internal instead. `symbols` are the
-/// module's symbol uses ([`super::symbols::symbol_uses`]). Returns how many it changed
-/// (when none, `symbols` still describes the module).
+/// module's symbol uses ([`super::symbols::symbol_uses`]), kept true
+/// through the splits (no walk of the module again). Returns how many it
+/// changed.
+///
+/// Which functions change is decided on the context's thread pool: a
+/// decision reads the function, its calls and its callers' bodies, and a
+/// split changes none of what another decision reads (it moves a body op
+/// for op and renames the callee of the function's own calls). The changes
+/// are then made in the module's order.
 pub fn split_external_functions<'c, 'a>(
     module: OperationRef<'c, 'a>,
-    symbols: &HashMap<String, SymbolUses<'c, 'a>>,
+    symbols: &mut HashMap<String, SymbolUses<'c, 'a>>,
     layout: &DataLayout,
     thresholds: &Thresholds,
     options: &LowerStructArgsOptions,
-    targets: &mut crate::options::TargetCache,
     rewriter: &crate::ir::Rewriter,
 ) -> usize {
     let (lower_byval, whole_program) = (options.opt_byval, options.whole_program);
     let functions = module_functions(module);
-    let mut defined: HashMap<String, usize> = HashMap::default();
+    // (Names are read as the context's strings: no copy per function.)
+    let mut defined: HashMap<&'c str, usize> = HashMap::default();
     for func in &functions {
-        *defined.entry(function_name(*func)).or_default() += 1;
+        *defined.entry(crate::ir::symbol_name(*func)).or_default() += 1;
     }
-    // Every symbol of the module (globals, aliases, ifuncs, functions): a
-    // clone's name must be free of all of them.
-    let mut taken: HashSet<String> = crate::ir::body_ops(module)
-        .into_iter()
-        .map(|op| crate::ir::symbol_name(op).to_string())
-        .filter(|name| !name.is_empty())
+    let position: HashMap<_, usize> =
+        functions.iter().enumerate().map(|(index, func)| (func.to_raw().ptr, index)).collect();
+    let candidates: Vec<(OperationRef<'c, 'a>, &'c str)> = functions
+        .iter()
+        .map(|func| (*func, crate::ir::symbol_name(*func)))
+        .filter(|(func, name)| {
+            if is_kernel(*func) || !has_body(*func) || is_variadic(*func) || defined.get(name) != Some(&1) {
+                return false;
+            }
+            let local = is_local_symbol(*func);
+            // A local function whose address is not taken has every use in
+            // view already; one whose definition may be replaced at link
+            // time must be called through its symbol.
+            symbols.get(*name).is_some_and(|uses| {
+                !uses.calls.is_empty()
+                    && !uses.musttail
+                    && (uses.other || !local)
+                    && (local || definition_is_final(*func))
+            })
+        })
         .collect();
-    taken.extend(defined.keys().cloned());
+    let shared: &HashMap<String, SymbolUses<'c, 'a>> = symbols;
+    let decide_chunk = |chunk: &[(OperationRef<'c, 'a>, &'c str)]| {
+        let mut targets = crate::options::TargetCache::default();
+        chunk
+            .iter()
+            .map(|(func, name)| {
+                let uses = &shared[*name];
+                let target = super::device_target(*func, options, &mut targets);
+                let policy = PlanPolicy { layout, thresholds, lower_byval, target: &target, flatten_kernels: false };
+                // Where the address is taken, the module's indirect calls
+                // reach the wrapper, which calls the clone: one call more (a
+                // frame more per level where it recurses through its
+                // address), worth it only where the clone frees memory;
+                // redeclaring an aggregate value as its leaves is not.
+                would_change_as_local(*func, uses.calls.clone(), &policy)
+                    .is_some_and(|plan| !uses.other || plan.frees_memory())
+            })
+            .collect()
+    };
+    // SAFETY: deciding only reads the IR and the symbol uses; each chunk
+    // has its own target cache. Nothing changes until every chunk is done.
+    let changes: Vec<bool> = unsafe { crate::ir::parallel_chunks(module, &candidates, decide_chunk) };
+    // Every symbol of the module (globals, aliases, ifuncs, functions, and
+    // the clones made below): a clone's name must be free of all of them.
+    let module_symbols: HashSet<&'c str> =
+        crate::ir::body_ops(module).into_iter().map(crate::ir::symbol_name).collect();
+    let mut made: HashSet<String> = HashSet::default();
     let mut changed = 0;
-    for func in functions {
-        let name = function_name(func);
+    for ((func, name), _) in candidates.into_iter().zip(changes).filter(|(_, change)| *change) {
         let local = is_local_symbol(func);
-        if is_kernel(func) || !has_body(func) || is_variadic(func) || defined.get(&name) != Some(&1) {
-            continue;
-        }
-        let Some(uses) = symbols.get(&name) else { continue };
-        // A local function whose address is not taken has every use in
-        // view already; one whose definition may be replaced at link time
-        // must be called through its symbol.
-        if uses.calls.is_empty() || uses.musttail || (local && !uses.other) || (!local && !definition_is_final(func)) {
-            continue;
-        }
-        let target = super::device_target(func, options, targets);
-        let policy = PlanPolicy { layout, thresholds, lower_byval, target: &target, flatten_kernels: false };
-        let Some(plan) = would_change_as_local(func, uses.calls.clone(), &policy) else { continue };
-        // Where the address is taken, the module's indirect calls reach the
-        // wrapper, which calls the clone: one call more (a frame more per
-        // level where it recurses through its address), worth it only
-        // where the clone frees memory; redeclaring an aggregate value as
-        // its leaves is not.
-        if uses.other && !plan.frees_memory() {
-            continue;
-        }
+        let Some(uses) = symbols.remove(name) else { continue };
         if !uses.other && !local && whole_program {
             // Nothing outside the module calls it and nothing takes its
             // address: internal, and every use is a call in view.
             make_internal(func);
+            symbols.insert(name.to_string(), uses);
         } else {
-            let clone = fresh_name(&name, &taken);
-            taken.insert(clone.clone());
-            split(func, &clone, &uses.calls, uses.other, rewriter);
+            let clone = fresh_name(name, |candidate| {
+                module_symbols.contains(candidate) || defined.contains_key(candidate) || made.contains(candidate)
+            });
+            made.insert(clone.clone());
+            let wrapper_call = split(func, &clone, &uses.calls, uses.other, rewriter);
             if !local && whole_program {
                 make_internal(func);
             }
+            // The clone takes every call, and the wrapper's, which comes
+            // after those in functions up to the wrapper (the clone, just
+            // before it, included) in the module's order, as a walk finds it.
+            let at = position[&func.to_raw().ptr];
+            let before = uses.calls.partition_point(|call| {
+                crate::kernel::enclosing_function(*call)
+                    .is_some_and(|caller| position.get(&caller.to_raw().ptr).map_or(at, |p| *p) <= at)
+            });
+            let mut calls = uses.calls;
+            calls.insert(before, wrapper_call);
+            symbols.insert(clone, SymbolUses { calls, other: false, musttail: false });
+            symbols.insert(name.to_string(), SymbolUses { calls: Vec::new(), other: uses.other, musttail: false });
         }
         changed += 1;
     }
@@ -160,14 +201,13 @@ pub fn split_external_functions<'c, 'a>(
 }
 
 /// `name_ptxcc`, or `name_ptxcc_N` for the first `N` that no symbol has.
-fn fresh_name(name: &str, taken: &HashSet<String>) -> String {
+fn fresh_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
     let base = format!("{name}{CLONE_SUFFIX}");
-    if !taken.contains(&base) {
+    if !taken(&base) {
         return base;
     }
-    // At most `taken.len()` names are taken: one of the first
-    // `taken.len() + 1` candidates is free.
-    (1..=taken.len()).map(|n| format!("{base}_{n}")).find(|c| !taken.contains(c)).unwrap_or(base)
+    // Finitely many names are taken: some candidate is free.
+    (1..=usize::MAX).map(|n| format!("{base}_{n}")).find(|c| !taken(c)).unwrap_or(base)
 }
 
 /// Gives `func` internal linkage, and the default visibility that local
@@ -186,14 +226,15 @@ fn make_internal(func: OperationRef) {
 }
 
 /// Moves the body of `func` into an internal clone called `clone_name`,
-/// sends `calls` there, and leaves `func` as a wrapper that calls it.
-fn split(
-    func: OperationRef,
+/// sends `calls` there, and leaves `func` as a wrapper that calls it;
+/// returns the wrapper's call.
+fn split<'c, 'a>(
+    func: OperationRef<'c, 'a>,
     clone_name: &str,
-    calls: &[OperationRef],
+    calls: &[OperationRef<'c, 'a>],
     address_taken: bool,
     rewriter: &crate::ir::Rewriter,
-) {
+) -> OperationRef<'c, 'a> {
     let context = context_of(func);
     // The calls first: a recursive call in the body is then copied into the
     // clone already calling the clone (cloned first, it kept calling the
@@ -265,6 +306,7 @@ fn split(
     if address_taken {
         mark_libcall_callee(func);
     }
+    call
 }
 
 /// Adds `["nvptx-libcall-callee", "true"]` to the `passthrough` of `func`.
@@ -303,7 +345,7 @@ mod tests {
     #[test]
     fn fresh_names_avoid_taken_ones() {
         let taken: HashSet<String> = ["f_ptxcc".to_string(), "f_ptxcc_1".to_string()].into_iter().collect();
-        assert_eq!(fresh_name("f", &taken), "f_ptxcc_2");
-        assert_eq!(fresh_name("g", &taken), "g_ptxcc");
+        assert_eq!(fresh_name("f", |c| taken.contains(c)), "f_ptxcc_2");
+        assert_eq!(fresh_name("g", |c| taken.contains(c)), "g_ptxcc");
     }
 }

@@ -1,7 +1,13 @@
-//! The device functions' side of `lower-struct-args`: rounds of planning
-//! (on the context's thread pool) and rewriting (serial, in module order)
-//! until no plan changes, then the check of the `byval` parameters device
-//! functions keep.
+//! The device functions' side of `lower-struct-args`: the split of
+//! externally visible functions ([`external`]), then rounds of planning and
+//! rewriting until no plan changes, then the check of the `byval`
+//! parameters device functions keep.
+//!
+//! Each step works per function on the context's thread pool (planning
+//! reads; a rewrite changes one function: the call sites in it, or its own
+//! signature and body), and one walk of the module's symbol uses serves
+//! them all: the split and each round update it with the calls they
+//! change. The output does not depend on the number of threads.
 
 use melior::ir::{operation::OperationLike, OperationRef};
 use ptxcc_dialect::verify::{emit_error, emit_remark};
@@ -24,40 +30,40 @@ pub(super) fn lower_device_functions<'c, 'a>(
     module: OperationRef<'c, 'a>,
     options: &LowerStructArgsOptions,
     layout: &DataLayout,
-    targets: &mut TargetCache,
     rewriter: &mut crate::ir::Rewriter,
 ) -> crate::ir::HashMap<String, symbols::SymbolUses<'c, 'a>> {
     let thresholds = options.thresholds();
     // Externally visible functions the module calls: an internal clone for
     // the module's calls (or, for a whole program, internal linkage), which
     // the rounds below then lower like any local function.
-    // One walk of the module's symbol uses serves the split and, when the
-    // split changed nothing, the first round too (each walk is ~3% of a
-    // pipeline run on large modules).
+    // One walk of the module's symbol uses serves the split and every
+    // round: the split and the rounds keep it true as they change calls
+    // (a walk reads every op of the module: ~2% of a pipeline run).
     let mut symbols = symbols::symbol_uses(module);
-    let split = external::split_external_functions(module, &symbols, layout, &thresholds, options, targets, rewriter);
-    if split > 0 {
-        symbols = symbols::symbol_uses(module);
-    }
+    external::split_external_functions(module, &mut symbols, layout, &thresholds, options, rewriter);
     // Calls are rebuilt where they are: who calls whom stays as it is.
     let graph = symbols::CallGraph::new(&symbols);
     // The functions to plan in this round: all of them in the first, then
     // those the last round's rewrites can have changed the plan of.
     let mut to_plan: Option<crate::ir::HashSet<String>> = None;
+    // The module's functions and their names, found once: rounds change
+    // signatures and bodies, never which functions there are.
+    let all: Vec<_> =
+        module_functions(module).into_iter().map(|func| (func, crate::abi::signature::function_name(func))).collect();
     // Rounds until nothing changes: rewriting one function's call sites can
     // make its callers' parameters plain leaf reads (a struct forwarded to
     // a flattened callee is read leaf by leaf), which the next round
     // flattens in turn.
     for _ in 0..MAX_ROUNDS {
         let first_round = to_plan.is_none();
-        let functions: Vec<_> = module_functions(module)
-            .into_iter()
-            .map(|func| (func, crate::abi::signature::function_name(func)))
+        let functions: Vec<_> = all
+            .iter()
             .filter(|(_, name)| {
                 // The others' plans are what they were in the last round:
                 // none (checked in debug builds).
                 cfg!(debug_assertions) || to_plan.as_ref().is_none_or(|names| names.contains(name))
             })
+            .cloned()
             .collect();
         let plan_chunk = |chunk: &[(OperationRef<'c, 'a>, String)]| {
             let mut targets = TargetCache::default();
@@ -100,7 +106,7 @@ pub(super) fn lower_device_functions<'c, 'a>(
             break;
         }
         let (names, plans): (Vec<String>, Vec<_>) = plans.into_iter().unzip();
-        let new_calls = device::rewrite_functions(&plans, rewriter);
+        let new_calls = device::rewrite_functions(module, &plans, rewriter);
         for (name, calls) in names.iter().zip(new_calls) {
             if let Some(uses) = symbols.get_mut(name) {
                 uses.calls = calls;

@@ -305,13 +305,26 @@ pub struct CallGraph {
 impl CallGraph {
     /// The call graph of the direct calls in `symbols`.
     pub fn new(symbols: &HashMap<String, SymbolUses>) -> Self {
+        /// Adds `value` to `key`'s set, copying a name only when it is new
+        /// there (a module has many calls, few distinct edges).
+        fn add(map: &mut HashMap<String, HashSet<String>>, key: &str, value: &str) {
+            match map.get_mut(key) {
+                Some(set) if set.contains(value) => {}
+                Some(set) => {
+                    set.insert(value.to_string());
+                }
+                None => {
+                    map.insert(key.to_string(), std::iter::once(value.to_string()).collect());
+                }
+            }
+        }
         let mut graph = Self::default();
         for (callee, uses) in symbols {
             for call in &uses.calls {
                 let Some(caller) = crate::kernel::enclosing_function(*call) else { continue };
-                let caller = crate::abi::signature::function_name(caller);
-                graph.callees.entry(caller.clone()).or_default().insert(callee.clone());
-                graph.callers.entry(callee.clone()).or_default().insert(caller);
+                let caller = crate::ir::symbol_name(caller);
+                add(&mut graph.callees, caller, callee);
+                add(&mut graph.callers, callee, caller);
             }
         }
         graph

@@ -35,37 +35,91 @@ use crate::{
 /// the calls that replace each plan's [`DevicePlan::calls`], in plan order
 /// (what keeps a symbol-use map true without walking the module again).
 ///
+/// Both steps run on the thread pool of `module`'s context, each piece of
+/// work changing one function only: the call sites grouped by the function
+/// they are in (each group in plan order, then call order, as one thread
+/// rewrites them), then one planned function per piece. Each chunk of work
+/// has its own rewriter, which `rewriter` absorbs: nothing is freed before
+/// the pass ends.
+///
 /// Nothing a plan holds is freed while plans are applied: the ops the call
 /// sites leave behind (old calls, the stores and extracts an `sret` slot
-/// replaces, address arithmetic left without uses) are listed on the
-/// rewriter for all plans and erased ([`Rewriter::flush`]) once every call
-/// site is rewritten; each callee's dead ops are erased before its old
-/// parameters.
+/// replaces, address arithmetic left without uses) are listed and erased
+/// ([`Rewriter::flush`]) once every call site of their function is
+/// rewritten, before any callee is; each callee's dead ops are erased
+/// before its old parameters.
 pub fn rewrite_functions<'c, 'a>(
+    module: OperationRef<'c, 'a>,
     plans: &[DevicePlan<'c, 'a>],
     rewriter: &mut crate::ir::Rewriter,
 ) -> Vec<Vec<OperationRef<'c, 'a>>> {
-    let mut new_calls = Vec::with_capacity(plans.len());
-    let mut read = Vec::new();
-    for plan in plans {
-        let elided: HashMap<_, _> =
-            plan.sret.iter().flat_map(|(_, sites)| sites.iter()).map(|site| (site.call.to_raw().ptr, site)).collect();
-        new_calls.push(
-            plan.calls
-                .iter()
-                .map(|call| rewrite_call(plan, *call, elided.get(&call.to_raw().ptr).copied(), rewriter, &mut read))
-                .collect(),
-        );
+    let elided: Vec<HashMap<_, _>> = plans
+        .iter()
+        .map(|plan| {
+            plan.sret.iter().flat_map(|(_, sites)| sites.iter()).map(|site| (site.call.to_raw().ptr, site)).collect()
+        })
+        .collect();
+    // (plan, call) of every call site, by the function it is in, in the
+    // order each function first appears.
+    let mut callers: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut caller_index: HashMap<Option<*mut std::ffi::c_void>, usize> = HashMap::default();
+    for (p, plan) in plans.iter().enumerate() {
+        for (c, call) in plan.calls.iter().enumerate() {
+            let caller = crate::kernel::enclosing_function(*call).map(|func| func.to_raw().ptr);
+            let index = *caller_index.entry(caller).or_insert_with(|| {
+                callers.push(Vec::new());
+                callers.len() - 1
+            });
+            callers[index].push((p, c));
+        }
     }
-    list_dead_address_chains(&read, rewriter);
-    // The plans' call sites are done with what was listed: the callee
-    // rewrites below read only their own functions' bodies, and the new
-    // calls replace the old ones in the symbol uses.
-    rewriter.flush();
-    for plan in plans {
-        rewrite_callee(plan, rewriter);
+    let rewrite_sites = |chunk: &[Vec<(usize, usize)>]| {
+        let mut own = Rewriter::new();
+        let mut done = Vec::new();
+        for sites in chunk {
+            let mut read = Vec::new();
+            for &(p, c) in sites {
+                let (plan, call) = (&plans[p], plans[p].calls[c]);
+                let site = elided[p].get(&call.to_raw().ptr).copied();
+                done.push((p, c, rewrite_call(plan, call, site, &mut own, &mut read)));
+            }
+            list_dead_address_chains(&read, &mut own);
+        }
+        // The function's call sites are done with what was listed: the
+        // callee rewrites below read only their own functions' bodies, and
+        // the new calls replace the old ones in the symbol uses.
+        own.flush();
+        vec![(done, own)]
+    };
+    // SAFETY: each group changes only the function its call sites are in
+    // (ops inserted before its calls, its calls changed or replaced, dead
+    // ops of its body erased), and reads that function and the plans, which
+    // no group changes. No two groups are in one function.
+    let sites = unsafe { crate::ir::parallel_chunks(module, &callers, rewrite_sites) };
+    let mut new_calls: Vec<Vec<Option<OperationRef>>> = plans.iter().map(|plan| vec![None; plan.calls.len()]).collect();
+    for (done, own) in sites {
+        rewriter.absorb(own);
+        for (p, c, call) in done {
+            new_calls[p][c] = Some(call);
+        }
+    }
+    let rewrite_callees = |chunk: &[DevicePlan<'c, 'a>]| {
+        let mut own = Rewriter::new();
+        for plan in chunk {
+            rewrite_callee(plan, &mut own);
+        }
+        vec![own]
+    };
+    // SAFETY: each plan's rewrite changes its own function (signature,
+    // attributes, body) and reads nothing else; planned functions are
+    // distinct.
+    for own in unsafe { crate::ir::parallel_chunks(module, plans, rewrite_callees) } {
+        rewriter.absorb(own);
     }
     new_calls
+        .into_iter()
+        .map(|calls| calls.into_iter().map(|call| call.expect("every call site was rewritten")).collect())
+        .collect()
 }
 
 /// Inserts `op` before `anchor` and returns its first result.
