@@ -235,11 +235,7 @@ def rename_template(preamble, ops, j):
         text = alias_re.sub(lambda m: m.group(1) + f"_f{j}" if m.group(1) in aliases else m.group(1), text)
         return STRUCT_NAME_RE.sub(lambda m: f'{m.group(1)}"{m.group(2)}_f{j}"', text)
 
-    renamed = []
-    for o in ops:
-        fixed = TopOp(fix(o.text).splitlines(keepends=True))
-        renamed.append(fixed)
-    return fix(preamble), renamed
+    return fix(preamble), [TopOp(fix(o.text).splitlines(keepends=True)) for o in ops]
 
 
 def load_templates(cudas, opt, workdir):

@@ -320,10 +320,6 @@ fn lower_module<'c, 'a>(
     Ok(summary)
 }
 
-/// A kernel's plans, or the problems (each at its location) that leave it
-/// unchanged.
-type KernelPlans<'c, 'a> = Result<Vec<ArgumentPlan<'c, 'a>>, Problems<'c>>;
-
 /// Problems, each at its location.
 type Problems<'c> = Vec<(melior::ir::Location<'c>, String)>;
 
@@ -362,7 +358,7 @@ fn plan_kernel<'c, 'a>(
     layout: &DataLayout,
     readonly: &mut ReadOnlyAnalysis<'c, 'a>,
     targets: &mut TargetCache,
-) -> KernelPlans<'c, 'a> {
+) -> Result<Vec<ArgumentPlan<'c, 'a>>, Problems<'c>> {
     let target =
         options.target.target_of_cached(func, targets).map_err(|error| vec![(func.location(), error.to_string())])?;
     // The signature fails only on types without an ABI; a byval one is

@@ -16,7 +16,7 @@ use ptxcc_dialect::names;
 
 use crate::{
     abi::{mlir::abi_type, AbiType, DataLayout},
-    ir::{first_result, gep_indices, op_name, successor_argument, uses, OperationExt},
+    ir::{first_result, gep_indices, op_name, successor_argument, uses},
 };
 
 /// Whether the memory at `pointer` is a slot `llc`'s SROA can break up: an
@@ -152,10 +152,12 @@ fn dynamic_range(layout: &DataLayout, gep: melior::ir::OperationRef) -> Option<(
 /// `llvm.getelementptr`s (itself when it is neither).
 pub fn pointer_root<'c: 'a, 'a>(pointer: Value<'c, 'a>) -> Value<'c, 'a> {
     let mut current = pointer;
-    while let Some(base) = crate::kernel::defining_op(current, LlvmOp::AddrSpaceCast)
-        .or_else(|| crate::kernel::defining_op(current, LlvmOp::Gep))
-        .and_then(|op| op.operand_at(0).ok())
-    {
+    while let Some(base) = crate::ir::as_result(current).and_then(|result| {
+        let op = result.owner();
+        crate::ir::Gep::of(op)
+            .map(|gep| gep.base())
+            .or_else(|| crate::ir::AddrSpaceCast::of(op).map(|cast| cast.source()))
+    }) {
         current = base;
     }
     current

@@ -335,16 +335,6 @@ impl<'c: 'a, 'a> Load<'c, 'a> {
     pub fn is_volatile(self) -> bool {
         self.0.has_attribute("volatile_")
     }
-
-    /// The alignment written on it, if any.
-    pub fn alignment(self) -> Option<i64> {
-        super::integer_attribute(self.0, "alignment")
-    }
-
-    /// Whether it is atomic (has an ordering).
-    pub fn is_atomic(self) -> bool {
-        is_atomic(self.0)
-    }
 }
 
 view! {
@@ -418,11 +408,6 @@ impl<'c: 'a, 'a> Alloca<'c, 'a> {
         self.0.operand_at(0).expect("llvm.alloca has a count")
     }
 
-    /// The slot's address.
-    pub fn pointer(self) -> Value<'c, 'a> {
-        super::first_result(self.0).expect("llvm.alloca has a result")
-    }
-
     /// The element type (`elem_type`).
     pub fn element_type(self) -> Option<Type<'c>> {
         super::type_attribute(self.0, "elem_type")
@@ -443,11 +428,6 @@ impl<'c: 'a, 'a> AddrSpaceCast<'c, 'a> {
     /// The pointer it casts.
     pub fn source(self) -> Value<'c, 'a> {
         self.0.operand_at(0).expect("llvm.addrspacecast has a source")
-    }
-
-    /// The cast pointer.
-    pub fn pointer(self) -> Value<'c, 'a> {
-        super::first_result(self.0).expect("llvm.addrspacecast has a result")
     }
 }
 
@@ -487,11 +467,6 @@ impl<'c: 'a, 'a> Call<'c, 'a> {
         } else {
             None
         }
-    }
-
-    /// Whether it is a `musttail` call.
-    pub fn is_musttail(self) -> bool {
-        super::is_musttail(self.0)
     }
 }
 

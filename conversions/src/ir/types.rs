@@ -210,11 +210,6 @@ pub fn as_llvm_function(ty: Type) -> Option<LlvmFunctionType> {
 }
 
 impl<'c> LlvmFunctionType<'c> {
-    /// The type.
-    pub fn r#type(self) -> Type<'c> {
-        self.0
-    }
-
     /// The number of inputs.
     pub fn input_count(self) -> usize {
         // SAFETY: a live `!llvm.func` type (checked when the view was made).

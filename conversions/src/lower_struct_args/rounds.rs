@@ -63,12 +63,11 @@ pub(super) fn lower_device_functions<'c, 'a>(
                 // none (checked in debug builds).
                 cfg!(debug_assertions) || to_plan.as_ref().is_none_or(|names| names.contains(name))
             })
-            .cloned()
             .collect();
-        let plan_chunk = |chunk: &[(OperationRef<'c, 'a>, String)]| {
+        let plan_chunk = |chunk: &[&(OperationRef<'c, 'a>, String)]| {
             let mut targets = TargetCache::default();
             let mut found = Vec::new();
-            for (func, name) in chunk {
+            for &(func, name) in chunk {
                 let target = device_target(*func, options, &mut targets);
                 let policy = device::PlanPolicy {
                     layout,
@@ -91,7 +90,7 @@ pub(super) fn lower_device_functions<'c, 'a>(
         // chunk is planned.
         let plans = unsafe { crate::ir::parallel_chunks(module, &functions, plan_chunk) };
         if first_round {
-            for (func, name) in &functions {
+            for &(func, name) in &functions {
                 if crate::kernel::has_body(*func) && !is_kernel(*func) && crate::kernel::is_variadic(*func) {
                     emit_remark(
                         func.location(),

@@ -227,9 +227,9 @@ pub fn accesses<'c, 'a>(root: Value<'c, 'a>) -> Result<Vec<OperationRef<'c, 'a>>
             (LlvmOp::Load, 0) | (LlvmOp::Store, 1) => {}
             (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline, 0 | 1)
             | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)
-                if op.operand_at(2).is_ok_and(|length| constant_int(length).is_some()) => {}
+                if crate::ir::MemIntrinsic::of(op).and_then(|m| m.constant_length()).is_some() => {}
             (_, 1) if op_name(op) == names::COPY_PARAM => {}
-            (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
+            (kind, _) if kind.is_lifetime_marker() => {}
             (kind, _) if kind.is_debug_info() => {}
             _ => return Err(Refusal::Escapes(op_name(op).to_owned())),
         }

@@ -219,7 +219,7 @@ pub fn expand(plan: &SelectPlan, rewriter: &mut Rewriter) {
                     rewriter.erase_later(user);
                 }
             } else {
-                let Ok(value) = user.operand_at(0) else { continue };
+                let Some(value) = crate::ir::Store::of(user).map(|store| store.value()) else { continue };
                 for (address, equal) in &elements {
                     let (Some(address), Some(equal)) = (address, equal) else { continue };
                     let old = melior::dialect::llvm::load(

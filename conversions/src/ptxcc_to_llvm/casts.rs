@@ -1,7 +1,6 @@
 //! The address-space conversions: `param_to_generic`, `param_to_global`,
 //! `generic_to_as` -> `llvm.addrspacecast`.
 
-use crate::ir::LlvmOp;
 use crate::ir::OperationExt;
 use melior::{
     ir::BlockLike as _,
@@ -13,24 +12,18 @@ use ptxcc_dialect::{address_space, names, types::pointer_type};
 use super::add_lowering;
 use crate::context::context_of;
 use crate::kernel::{
-    defining_op, enclosing_function, is_kernel, mark_kernel, parameter_attribute, parameter_index,
-    set_parameter_attribute, LLVM_BYVAL, NVVM_GRID_CONSTANT,
+    enclosing_function, is_kernel, mark_kernel, parameter_attribute, parameter_index, set_parameter_attribute,
+    LLVM_BYVAL, NVVM_GRID_CONSTANT,
 };
 
 /// The kernel parameter whose param-space view `value` is: follows
 /// `llvm.getelementptr` and `llvm.addrspacecast` back to an argument of the
 /// function's entry block. Returns the function and the parameter index.
 pub fn param_space_parameter<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, usize)> {
-    let mut current = value;
-    loop {
-        if let Some(op) = defining_op(current, LlvmOp::Gep).or_else(|| defining_op(current, LlvmOp::AddrSpaceCast)) {
-            current = op.operand_at(0).ok()?;
-            continue;
-        }
-        let argument = crate::ir::as_argument(current)?;
-        let func = crate::ir::argument_block(argument).parent_operation()?;
-        return parameter_index(func, current).map(|index| (func, index));
-    }
+    let root = crate::slots::pointer_root(value);
+    let argument = crate::ir::as_argument(root)?;
+    let func = crate::ir::argument_block(argument).parent_operation()?;
+    parameter_index(func, root).map(|index| (func, index))
 }
 
 /// Checks a param-space cast: it is inside a kernel and converts the

@@ -85,10 +85,6 @@ pub fn rewrite_functions<'c, 'a>(
             }
             list_dead_address_chains(&read, &mut own);
         }
-        // The function's call sites are done with what was listed: the
-        // callee rewrites below read only their own functions' bodies, and
-        // the new calls replace the old ones in the symbol uses.
-        own.flush();
         vec![(done, own)]
     };
     // SAFETY: each group changes only the function its call sites are in
@@ -98,6 +94,9 @@ pub fn rewrite_functions<'c, 'a>(
     let sites = unsafe { crate::ir::parallel_chunks(module, &callers, rewrite_sites) };
     let mut new_calls: Vec<Vec<Option<OperationRef>>> = plans.iter().map(|plan| vec![None; plan.calls.len()]).collect();
     for (done, own) in sites {
+        // Absorbing flushes what the call sites listed: the callee rewrites
+        // below read only their own functions' bodies, and the new calls
+        // replace the old ones in the symbol uses.
         rewriter.absorb(own);
         for (p, c, call) in done {
             new_calls[p][c] = Some(call);
