@@ -21,6 +21,10 @@ if not os.path.exists(ptxcc_opt):
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
 # Keep the tests' output stable.
 config.environment["NO_COLOR"] = "1"
+# An optimization's internal error is an error here, never the warning and
+# fallback users get in release builds: the suite must see every bug
+# (promote-local-arrays' fallback, docs/dev/architecture.md).
+config.environment["PTXCC_FALLBACK"] = "error"
 
 # Tests verify after every pass (the driver's default verifies the input and
 # the output only); scripts that run the driver themselves get its path.
@@ -91,6 +95,17 @@ if nvidia.nvdisasm:
 if nvidia.nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", " ".join(nvidia.nvcc_command())))
+
+# Public GPU code: NVIDIA Warp's generated CUDA (scripts/warp_corpus.py;
+# `cargo xtask test` installs Warp and generates the sample's modules, or
+# the test is UNSUPPORTED).
+from warp_corpus import find_corpus  # noqa: E402
+
+if find_corpus(sample=True):
+    config.available_features.add("warp")
+    config.substitutions.append(("%warp-corpus", f"python3 {repo}/scripts/warp_corpus.py"))
+else:
+    lit_config.note("no Warp corpus (scripts/warp_corpus.py generate --sample): test/realworld is UNSUPPORTED")
 
 # The MLIR pass plugin (`cargo xtask plugin`; `cargo xtask test` builds it and
 # passes its path): tests that load it into upstream mlir-opt need it.

@@ -153,11 +153,7 @@ pub fn contain_panics(pass: &str, op: OperationRef, body: impl FnOnce() -> bool)
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(ok) => ok,
         Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".into());
+            let message = panic_message(payload.as_ref());
             emit_error(
                 op.location(),
                 &format!("internal error in {pass}: {message}; please report it with the input that caused it"),
@@ -165,6 +161,15 @@ pub fn contain_panics(pass: &str, op: OperationRef, body: impl FnOnce() -> bool)
             false
         }
     }
+}
+
+/// The message a panic carried (its `&str` or `String` payload).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 static NESTED_FUNCTIONS_ID: PassId = PassId;

@@ -69,6 +69,7 @@
 //!   llvm.br ^exit
 //! ```
 
+pub mod bytes;
 pub mod candidates;
 pub mod eval;
 pub mod loops;
@@ -88,7 +89,7 @@ use crate::{
 };
 use candidates::{added_ops, analyze, Refusal};
 use eval::{evaluate, Env};
-use loops::{counted, natural_loops, Cfg};
+use loops::{counted, natural_loops, Cfg, Limits};
 
 declare_pass! {
     /// Options of `promote-local-arrays`.
@@ -130,8 +131,7 @@ declare_pass! {
     pass "promote-local-arrays" (PromoteLocalArrays) on crate::ir::LLVM_FUNC:
         "Unroll counted loops that index per-thread arrays so that the arrays become registers, within a register and size budget";
     fn run(&self, function) -> bool {
-        promote_local_arrays(function, self);
-        true
+        promote_local_arrays(function, self).is_ok()
     }
 }
 
@@ -169,18 +169,118 @@ impl std::fmt::Display for Decision {
     }
 }
 
+/// An internal error of the pass: what it did to a function did not
+/// verify (or it panicked), and the function was put back as it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("internal error in promote-local-arrays: {0}")]
+pub struct InternalError(pub String);
+
+/// Whether an internal error of an optimization is an error (the compile
+/// fails) rather than a warning (the function is compiled as it came):
+/// `PTXCC_FALLBACK=error` or `=warn`, and otherwise an error in debug
+/// builds and a warning in release ones. The test suite and the fuzzers
+/// set `error`, so that the fallback never hides a bug from us.
+pub fn fallback_is_error() -> bool {
+    static MODE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *MODE.get_or_init(|| match std::env::var("PTXCC_FALLBACK").as_deref() {
+        Ok("error") => true,
+        Ok("warn") => false,
+        _ => cfg!(debug_assertions),
+    })
+}
+
 /// Promotes what it can of `func`'s per-thread arrays (see the module
 /// documentation); returns each considered alloca's location and
 /// decision, in the function's order.
+///
+/// The pass is an optimization, so it never fails a compile: when what it
+/// did to `func` does not verify (or it panics), `func` is put back as it
+/// was before the pass touched it, with a warning at each alloca it had
+/// changed ("not promoted: internal error ..., please report"), and the
+/// compile goes on with `llc`'s code. Where [`fallback_is_error`] says so,
+/// the same is an error instead, and the result is `Err`.
 pub fn promote_local_arrays<'c>(
     func: OperationRef<'c, '_>,
     options: &PromoteLocalArraysOptions,
-) -> Vec<(Location<'c>, Decision)> {
+) -> Result<Vec<(Location<'c>, Decision)>, InternalError> {
+    if !might_change(func) {
+        return Ok(Vec::new());
+    }
     // Every op the pass erases is freed when it returns ([`Rewriter`]).
-    let mut rewriter = crate::ir::Rewriter::new();
+    let mut rewriter = Rewriter::new();
+    let snapshot = rewriter.clone(func);
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| promote(func, options, &mut rewriter)));
+    let (decisions, problem) = match outcome {
+        Ok(decisions) => {
+            rewriter.flush();
+            let changed = decisions.iter().any(|(_, d)| matches!(d, Decision::Promoted(..) | Decision::Copied(_)));
+            let problem = changed.then(|| ptxcc_shim::verify_quietly(func.to_raw()).err()).flatten();
+            (decisions, problem)
+        }
+        // (What the panicking run listed for erasure is in the body that
+        // goes: nothing is flushed.)
+        Err(payload) => (Vec::new(), Some(crate::pass::panic_message(payload.as_ref()))),
+    };
+    let Some(problem) = problem else { return Ok(report(decisions, options)) };
+    rewriter.restore_body(func, snapshot);
+    let mut changed: Vec<Location> = decisions
+        .iter()
+        .filter(|(_, d)| matches!(d, Decision::Promoted(..) | Decision::Copied(_)))
+        .map(|(location, _)| *location)
+        .collect();
+    if changed.is_empty() {
+        changed.push(func.location());
+    }
+    let error = fallback_is_error();
+    for location in changed {
+        match error {
+            true => ptxcc_dialect::verify::emit_error(
+                location,
+                &format!("internal error in promote-local-arrays: {problem} (PTXCC_FALLBACK=error); please report"),
+            ),
+            false => ptxcc_dialect::verify::emit_warning(
+                location,
+                &format!("not promoted: internal error in promote-local-arrays ({problem}); the function is compiled as it came; please report"),
+            ),
+        }
+    }
+    if error {
+        return Err(InternalError(problem));
+    }
+    let decisions = decisions
+        .into_iter()
+        .map(|(location, decision)| match decision {
+            Decision::Promoted(..) | Decision::Copied(_) => {
+                (location, Decision::Kept(Refusal::Internal(problem.clone())))
+            }
+            kept => (location, kept),
+        })
+        .collect();
+    Ok(report(decisions, options))
+}
+
+/// Whether `func` has anything the pass may change: an alloca with a
+/// dynamic index, or (a device function) a `byval` parameter. (Cheap: most
+/// functions have neither, and pay for no snapshot.)
+fn might_change(func: OperationRef) -> bool {
+    let byval = !crate::kernel::is_kernel(func)
+        && crate::kernel::entry_block(func).is_some_and(|entry| {
+            (0..entry.argument_count())
+                .any(|index| crate::kernel::parameter_attribute(func, index, crate::kernel::LLVM_BYVAL).is_some())
+        });
+    byval || allocas(func).into_iter().any(|alloca| first_result(alloca).is_some_and(candidates::has_dynamic_index))
+}
+
+/// The pass's work on `func` (see [`promote_local_arrays`]), every change
+/// made through `rewriter`.
+fn promote<'c>(
+    func: OperationRef<'c, '_>,
+    options: &PromoteLocalArraysOptions,
+    rewriter: &mut Rewriter,
+) -> Vec<(Location<'c>, Decision)> {
     let budget = options.max_promoted_registers.saturating_mul(4);
     // Written byval parameters first: their copies take from the budget.
-    let copied = params::copy_written_byval(func, budget, &rewriter);
+    let copied = params::copy_written_byval(func, budget, rewriter);
     let copied_bytes: u64 = copied.iter().map(|(_, bytes)| bytes).sum();
     let mut decisions: Vec<(Location<'c>, Decision)> =
         copied.into_iter().map(|(location, bytes)| (location, Decision::Copied(bytes))).collect();
@@ -190,20 +290,21 @@ pub fn promote_local_arrays<'c>(
         .filter(|alloca| first_result(*alloca).is_some_and(candidates::has_dynamic_index))
         .collect();
     let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return decisions };
+    let limits = Limits { trips: options.max_trip_count, ops: options.max_unrolled_ops };
     if slots.is_empty() {
-        return report(decisions, options);
+        return decisions;
     }
     let cfg = Cfg::new(entry);
     let found: Vec<_> = natural_loops(&cfg)
         .into_iter()
         .map(|l| {
-            let verdict = counted(&cfg, &l, options.max_trip_count);
+            let verdict = counted(&cfg, &l, limits);
             (l, verdict)
         })
         .collect();
     let analysis = analyze(&cfg, &found, &slots);
     if analysis.is_empty() {
-        return report(decisions, options);
+        return decisions;
     }
 
     // The decision, in order, within both budgets.
@@ -273,8 +374,8 @@ pub fn promote_local_arrays<'c>(
         let next = natural_loops(&cfg).into_iter().find(|l| headers.contains(&cfg.blocks[l.header].to_raw().ptr));
         let Some(next) = next else { break };
         headers.remove(&cfg.blocks[next.header].to_raw().ptr);
-        if let Ok(loop_) = counted(&cfg, &next, options.max_trip_count) {
-            unroll::unroll(&cfg, &loop_, &mut rewriter);
+        if let Ok(loop_) = counted(&cfg, &next, limits) {
+            unroll::unroll(&cfg, &loop_, rewriter);
             drop(loop_);
             // (The old back edge, dead exit tests: the CFG and the loop are
             // dropped or rebuilt before the next use.)
@@ -285,10 +386,10 @@ pub fn promote_local_arrays<'c>(
     // Every index of a promoted alloca is now a constant, and the others'
     // dynamic accesses are selects.
     for plan in &selects {
-        select::expand(plan, &mut rewriter);
+        select::expand(plan, rewriter);
     }
     for &alloca in &promoted {
-        memset::expand_memsets(alloca, &mut rewriter);
+        memset::expand_memsets(alloca, rewriter);
     }
     for alloca in promoted {
         let Some(root) = first_result(alloca) else { continue };
@@ -297,14 +398,15 @@ pub fn promote_local_arrays<'c>(
             for index in (1..gep.operand_count()).rev() {
                 let Ok(operand) = gep.operand_at(index) else { continue };
                 let Some(value) = evaluate(operand, &Env::default()) else { continue };
-                if fold_gep_index(gep, index, value.signed() as i64) {
-                    list_expression(operand, &mut rewriter);
+                let Some(value) = value.to_i64() else { continue };
+                if fold_gep_index(gep, index, value) {
+                    list_expression(operand, rewriter);
                 }
             }
         }
     }
     rewriter.flush();
-    report(decisions, options)
+    decisions
 }
 
 /// Emits the remarks of `decisions` when `promote-remarks` asks for them;

@@ -103,6 +103,12 @@ pub fn emit_remark(location: Location, message: &str) {
     ptxcc_shim::emit_remark(location.to_raw(), &message);
 }
 
+/// Emits a warning diagnostic with `message` at `location`.
+pub fn emit_warning(location: Location, message: &str) {
+    let message = c_message(message);
+    ptxcc_shim::emit_warning(location.to_raw(), &message);
+}
+
 /// The problems of one op, as messages.
 fn problems(op: OperationRef, info: &OpInfo) -> Vec<String> {
     let mut problems = Vec::new();

@@ -19,7 +19,11 @@
 //     `#llvm.target_features`' list (without them, those facts were read
 //     from printed IR);
 //   * check diagnostics against `expected-*` directives the way mlir-opt's
-//     `--verify-diagnostics` does (`SourceMgrDiagnosticVerifierHandler`).
+//     `--verify-diagnostics` does (`SourceMgrDiagnosticVerifierHandler`);
+//   * build or read an integer attribute wider than 64 bits (the C API goes
+//     through `int64_t`: an `i128` -4 became 2^64 - 4, 2^65 read as 0);
+//   * verify one op without reporting what is wrong to the user (an
+//     optimization checks its own output and falls back on failure).
 // (LLVM IR input and PTX output, which need LLVM itself, are in
 // ptxcc_llvm.cpp.)
 // Each function below does one of those and calls back into Rust. No
@@ -49,6 +53,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Parser/Parser.h"
@@ -72,7 +77,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 using namespace mlir;
 
@@ -229,6 +236,37 @@ void ptxccEmitRemark(MlirLocation location, const char *message) {
   mlir::emitRemark(unwrap(location)) << message;
 }
 
+void ptxccEmitWarning(MlirLocation location, const char *message) {
+  mlir::emitWarning(unwrap(location)) << message;
+}
+
+/// `location` with every debug-info subprogram taken out: each fused
+/// location whose metadata is a `#llvm.di_subprogram` (at any depth: inside
+/// a name, a call site or another fused location) loses its metadata, so
+/// that MLIR's translation, which takes a function's subprogram from the
+/// first such location it finds, gives the function none.
+static Location withoutSubprogram(Location location) {
+  if (auto fused = llvm::dyn_cast<FusedLoc>(location)) {
+    SmallVector<Location> parts;
+    for (Location part : fused.getLocations())
+      parts.push_back(withoutSubprogram(part));
+    Attribute metadata = fused.getMetadata();
+    if (llvm::isa_and_nonnull<LLVM::DISubprogramAttr>(metadata))
+      metadata = {};
+    return FusedLoc::get(parts, metadata, location.getContext());
+  }
+  if (auto name = llvm::dyn_cast<NameLoc>(location))
+    return NameLoc::get(name.getName(), withoutSubprogram(name.getChildLoc()));
+  if (auto site = llvm::dyn_cast<CallSiteLoc>(location))
+    return CallSiteLoc::get(withoutSubprogram(site.getCallee()),
+                            withoutSubprogram(site.getCaller()));
+  return location;
+}
+
+MlirLocation ptxccLocationWithoutSubprogram(MlirLocation location) {
+  return wrap(withoutSubprogram(unwrap(location)));
+}
+
 bool ptxccLocationFileLineCol(MlirLocation location, MlirStringRef *filename,
                               unsigned *line, unsigned *column) {
   auto found = unwrap(location)->findInstanceOf<FileLineColLoc>();
@@ -360,6 +398,65 @@ bool ptxccLLVMArrayTypeGetNumElements(MlirType type, uint64_t *count) {
     return false;
   *count = array.getNumElements();
   return true;
+}
+
+/// An integer attribute of the integer type `type` whose value is the
+/// `count` 64-bit words `words` (least significant first), truncated or
+/// zero-extended to the type's width. Null when `type` is not an integer.
+MlirAttribute ptxccIntegerAttrGetWords(MlirType type, const uint64_t *words,
+                                       size_t count) {
+  auto integer = llvm::dyn_cast<IntegerType>(unwrap(type));
+  if (!integer)
+    return MlirAttribute{nullptr};
+  unsigned width = integer.getWidth();
+  llvm::APInt value(std::max<unsigned>(64 * count, 1),
+                    llvm::ArrayRef<uint64_t>(words, count));
+  return wrap(IntegerAttr::get(integer, value.zextOrTrunc(width)));
+}
+
+/// The width of an integer attribute's value, and its words (least
+/// significant first) in `words` when they fit in `capacity`; 0 when
+/// `attribute` is not an integer attribute (an `index` one is 64 bits).
+unsigned ptxccIntegerAttrReadWords(MlirAttribute attribute, uint64_t *words,
+                                   size_t capacity) {
+  auto integer = llvm::dyn_cast<IntegerAttr>(unwrap(attribute));
+  if (!integer)
+    return 0;
+  const llvm::APInt &value = integer.getValue();
+  if (value.getNumWords() > capacity)
+    return value.getBitWidth();
+  for (unsigned i = 0; i < value.getNumWords(); ++i)
+    words[i] = value.getRawData()[i];
+  for (size_t i = value.getNumWords(); i < capacity; ++i)
+    words[i] = 0;
+  return value.getBitWidth();
+}
+
+/// Verifies `op` (its regions, dominance included) and gives back what is
+/// wrong in `callback` instead of reporting it: the diagnostics the
+/// verifier emits on this thread are caught by a handler that lets every
+/// other thread's through (as MLIR's ParallelDiagnosticHandler tells
+/// threads apart), so a pass on the thread pool can check the function it
+/// changed without a stray error reaching the user.
+bool ptxccVerifyQuietly(MlirOperation op, PtxccStringCallback callback,
+                        void *userData) {
+  Operation *operation = unwrap(op);
+  MLIRContext *context = operation->getContext();
+  auto thread = std::this_thread::get_id();
+  std::string caught;
+  auto id = context->getDiagEngine().registerHandler(
+      [&](Diagnostic &diagnostic) -> LogicalResult {
+        if (std::this_thread::get_id() != thread)
+          return failure();
+        if (caught.empty())
+          caught = diagnostic.str();
+        return success();
+      });
+  bool ok = succeeded(mlir::verify(operation));
+  context->getDiagEngine().eraseHandler(id);
+  if (!ok)
+    callback(MlirStringRef{caught.data(), caught.size()}, userData);
+  return ok;
 }
 
 /// The symbol name (`sym_name`) of `op`, read from an `llvm.func`'s

@@ -55,6 +55,11 @@ unsafe extern "C" {
     pub fn ptxccOpPassManagerAnchor(pm: MlirOpPassManager) -> MlirStringRef;
     /// Emits a remark at `location` (the C API only has `mlirEmitError`).
     pub fn ptxccEmitRemark(location: MlirLocation, message: *const c_char);
+    /// A location with every `#llvm.di_subprogram` taken out (see
+    /// [`location_without_subprogram`]).
+    fn ptxccLocationWithoutSubprogram(location: MlirLocation) -> MlirLocation;
+    /// Emits a warning diagnostic at `location`.
+    pub fn ptxccEmitWarning(location: MlirLocation, message: *const c_char);
     /// Registers the dialects and translations ptxcc uses (only those).
     pub fn ptxccRegisterDialects(registry: MlirDialectRegistry);
     /// Parses `source` into a module named after `filename`; null on error.
@@ -114,6 +119,15 @@ unsafe extern "C" {
         body: unsafe extern "C" fn(index: usize, user_data: *mut c_void),
         user_data: *mut c_void,
     );
+    /// An integer attribute of an integer type from 64-bit words (least
+    /// significant first); null when the type is not an integer.
+    fn ptxccIntegerAttrGetWords(ty: MlirType, words: *const u64, count: usize) -> MlirAttribute;
+    /// The width of an integer attribute's value (0 when it is not one) and,
+    /// when they fit in `capacity`, its words.
+    fn ptxccIntegerAttrReadWords(attribute: MlirAttribute, words: *mut u64, capacity: usize) -> u32;
+    /// Verifies an op, handing what is wrong to the callback instead of
+    /// reporting it (see [`verify_quietly`]).
+    fn ptxccVerifyQuietly(op: MlirOperation, callback: StringCallback, user_data: *mut c_void) -> bool;
     /// The number of elements of an `!llvm.array` type; false when the
     /// type is not one.
     pub fn ptxccLLVMArrayTypeGetNumElements(array: MlirType, count: *mut u64) -> bool;
@@ -274,6 +288,45 @@ pub fn target_features(attribute: MlirAttribute) -> Option<Vec<String>> {
         (count >= 0).then(|| {
             (0..count).map(|index| to_string(ptxccLLVMTargetFeaturesAttrGetFeature(attribute, index))).collect()
         })
+    }
+}
+
+/// An integer attribute of the integer type `ty` holding `bits` (truncated
+/// to the type's width; wider types get zeros above bit 127), or `None`
+/// when `ty` is not an integer type. The C API builds integer attributes
+/// from an `int64_t`, which loses the high bits and the sign of wide types.
+pub fn integer_attribute_from_bits(ty: MlirType, bits: u128) -> Option<MlirAttribute> {
+    let words = [bits as u64, (bits >> 64) as u64];
+    // SAFETY: the type handle comes from a live context (the caller's
+    // `MlirType`); the words outlive the call.
+    let attribute = unsafe { ptxccIntegerAttrGetWords(ty, words.as_ptr(), words.len()) };
+    (!attribute.ptr.is_null()).then_some(attribute)
+}
+
+/// The width and value of an integer attribute of at most 128 bits
+/// (zero-extended from its width), or `None` when it is not an integer
+/// attribute or is wider.
+pub fn integer_attribute_bits(attribute: MlirAttribute) -> Option<(u32, u128)> {
+    let mut words = [0u64; 2];
+    // SAFETY: the attribute handle comes from a live context (the caller's
+    // `MlirAttribute`); the shim writes at most `words.len()` words.
+    let width = unsafe { ptxccIntegerAttrReadWords(attribute, words.as_mut_ptr(), words.len()) };
+    (width > 0 && width <= 128).then(|| (width, u128::from(words[0]) | (u128::from(words[1]) << 64)))
+}
+
+/// Verifies `op` (its regions, dominance included) without reporting
+/// anything: `Err` with the verifier's first message when it fails. The
+/// diagnostics caught are those emitted on the calling thread while it
+/// runs; other threads' go on to the context's handlers.
+pub fn verify_quietly(op: MlirOperation) -> Result<(), String> {
+    let (text, ok) = collect_text(|callback, user_data| {
+        // SAFETY: the op handle is live (the caller's `MlirOperation`); the
+        // callback and its data outlive the call.
+        unsafe { ptxccVerifyQuietly(op, callback, user_data) }
+    });
+    match ok {
+        true => Ok(()),
+        false => Err(String::from_utf8_lossy(&text).into_owned()),
     }
 }
 
@@ -582,6 +635,26 @@ pub fn emit_remark(location: MlirLocation, message: &std::ffi::CStr) {
     // SAFETY: the location handle is live (the caller's `MlirLocation`);
     // the string outlives the call.
     unsafe { ptxccEmitRemark(location, message.as_ptr()) }
+}
+
+/// `location` with the metadata of every fused location that names a
+/// debug-info subprogram (`fused<#llvm.di_subprogram<...>>`, at any depth:
+/// inside a name, a call site or another fused location) taken out. MLIR's
+/// translation gives a function the first subprogram its location holds,
+/// and LLVM allows one function per subprogram: a function made from
+/// another (a wrapper) takes this.
+pub fn location_without_subprogram(location: MlirLocation) -> MlirLocation {
+    // SAFETY: the location handle is live (the caller's `MlirLocation`);
+    // the result belongs to the same context.
+    unsafe { ptxccLocationWithoutSubprogram(location) }
+}
+
+/// Emits a warning diagnostic with `message` at `location` (the C API has
+/// only `mlirEmitError`).
+pub fn emit_warning(location: MlirLocation, message: &std::ffi::CStr) {
+    // SAFETY: the location handle is live (the caller's `MlirLocation`);
+    // the string outlives the call.
+    unsafe { ptxccEmitWarning(location, message.as_ptr()) }
 }
 
 /// Drops every reference `op` holds and unlinks it from its block, without

@@ -104,8 +104,8 @@ GLOBAL void scaler(Matrix4x4 mat, float *out) { out[0] = scale(mat, out[1]); }
 // CHECK-NOT: .local
 // CHECK-NOT: _ZL5scale9Matrix4x4f_param_0;
 // CHECK-DAG: ld.param.b32 %r[[M0:[0-9]+]], [_ZL5scale9Matrix4x4f_param_0];
-// CHECK-DAG: ld.param.b32 %r[[M5:[0-9]+]], [_ZL5scale9Matrix4x4f_param_0+20];
-// CHECK-DAG: ld.param.b32 %r{{[0-9]+}}, [_ZL5scale9Matrix4x4f_param_0+60];
+// CHECK-DAG: ld.param.v4.b32 {%r{{[0-9]+}}, %r[[M5:[0-9]+]], %r{{[0-9]+}}, %r{{[0-9]+}}}, [_ZL5scale9Matrix4x4f_param_0+16];
+// CHECK-DAG: ld.param.v4.b32 {{{.*}}}, [_ZL5scale9Matrix4x4f_param_0+48];
 // CHECK-DAG: mul.f32 %r[[S0:[0-9]+]], %r{{[0-9]+}}, %r[[M0]];
 // CHECK-DAG: mul.f32 %r[[S5:[0-9]+]], %r{{[0-9]+}}, %r[[M5]];
 // CHECK: .param .align 16 .b8 param0[64];

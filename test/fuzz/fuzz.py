@@ -26,6 +26,8 @@ conversion so that its output translates), the outcome is one of:
 Each failure is reduced (kernels, then actions, then attributes are dropped
 while the same failure remains) and written to --out as a reproducer.
 The last line is a summary; the exit status is 1 when anything failed.
+(fuzz_cuda.py does the same for generated CUDA files: clang at -O0 to -O3,
+both pipelines, the differential harness.)
 """
 
 import argparse

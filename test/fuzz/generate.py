@@ -43,6 +43,9 @@ Writes through a `nvvm.grid_constant` parameter, reads of uninitialised
 memory and out-of-bounds indices are never generated: the input is a valid
 program under the harness's inputs (test/harness/README.md).
 
+CUDA source with the loops and the data people write (issue 40) is
+generate_cuda.py's; fuzz_cuda.py runs it through clang and the harness.
+
 (Longer than 500 lines on purpose: `Module.render_action` is one branch per
 action kind, and each kind's IR is kept next to the others so that a new
 kind is written beside the ones it resembles. The type model is in

@@ -10,8 +10,15 @@ Commands:
   demo    Lower examples/demo.mlir with ptxcc-opt and print the MLIR,
           then translate it to LLVM IR and print the PTX from llc
   fuzz    Run generated modules through the release ptxcc-opt and judge
-          each outcome (test/fuzz/fuzz.py); failures are reduced and
-          written to a folder
+          each outcome (test/fuzz/fuzz.py; with --cuda, generated CUDA
+          kernels through clang and the differential harness,
+          test/fuzz/fuzz_cuda.py); failures are reduced and written to a
+          folder
+  realworld
+          Public GPU code through the release ptxcc-opt: every module of
+          NVIDIA Warp (scripts/warp_corpus.py) compiled by clang at -O2
+          and -O3, the pipeline, ptxas, stack + spills against llc alone,
+          the differential-execution harness; failures stay in a folder
   plugin  Build ptxcc's passes as an MLIR pass plugin for C++ tools on
           the shared libMLIR (`mlir-opt --load-pass-plugin=PATH`); prints
           the plugin's path as the last line
@@ -30,10 +37,22 @@ Options for `fuzz`:
   --config NAME  pipeline (the default), opt-byval=false, llvm-opt-after,
                  lower-struct-args,
                  lower-alloca, memory-space-opt, convert-ptxcc-to-llvm;
-                 repeatable
+                 with --cuda a clang configuration: 0, 1, 2, 3 or 2nounroll
+                 (-O2 -fno-unroll-loops; default all five); repeatable
+  --cuda         Generated CUDA files (test/fuzz/generate_cuda.py) instead of
+                 MLIR modules: clang, both pipelines, every kernel run
   --out DIR      Where reduced failures go (default target/fuzz)
   --jobs J       Parallel workers (default: every core)
   --no-install   Only check for LLVM/MLIR 22; fail instead of running apt-get
+
+Options for `realworld`:
+  --opt N        clang -O level, 0 to 3 (default 2 and 3); repeatable
+  --out DIR      Where failing modules' files go (default target/warp)
+  --jobs J       Modules checked at once (default 2)
+  --no-diffexec  Skip the differential harness (pipeline, ptxas and the
+                 stack + spill figures only: minutes instead of hours)
+  --no-install   Only check for LLVM/MLIR 22, NVIDIA's tools and Warp;
+                 fail instead of installing them
 ";
 
 /// A parsed `cargo xtask` invocation.
@@ -49,6 +68,8 @@ pub enum Command {
     Fuzz(FuzzOptions),
     /// Build the MLIR pass plugin (the options are `demo`'s).
     Plugin(DemoOptions),
+    /// Run public GPU code (NVIDIA Warp's modules) through ptxcc-opt.
+    Realworld(RealworldOptions),
 }
 
 /// Options of `cargo xtask test`.
@@ -82,6 +103,26 @@ pub struct FuzzOptions {
     pub out: Option<String>,
     /// Parallel workers.
     pub jobs: Option<u64>,
+    /// Generated CUDA files (`fuzz_cuda.py`) instead of MLIR modules.
+    pub cuda: bool,
+}
+
+/// The clang configurations `fuzz --cuda` takes as `--config`.
+pub const CUDA_CONFIGS: [&str; 5] = ["0", "1", "2", "3", "2nounroll"];
+
+/// Options of `cargo xtask realworld`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RealworldOptions {
+    /// Whether missing LLVM packages, NVIDIA's tools and Warp may be installed.
+    pub install: bool,
+    /// The clang -O levels (`--opt`); empty: warp_corpus.py's default.
+    pub opts: Vec<u8>,
+    /// Where failing modules' files go.
+    pub out: Option<String>,
+    /// Modules checked at once.
+    pub jobs: Option<u64>,
+    /// Whether the differential harness runs (`--no-diffexec` skips it).
+    pub diffexec: bool,
 }
 
 /// Parses the arguments that follow `cargo xtask`.
@@ -103,6 +144,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         "demo" => parse_demo(&rest).map(Command::Demo),
         "fuzz" => parse_fuzz(&rest).map(Command::Fuzz),
         "plugin" => parse_demo(&rest).map(Command::Plugin),
+        "realworld" => parse_realworld(&rest).map(Command::Realworld),
         other => Err(format!("unknown command `{other}`")),
     }
 }
@@ -139,7 +181,8 @@ fn parse_demo(args: &[String]) -> Result<DemoOptions, String> {
 
 /// Parses the options of `cargo xtask fuzz`.
 fn parse_fuzz(args: &[String]) -> Result<FuzzOptions, String> {
-    let mut options = FuzzOptions { install: true, count: 1000, seed: 1, configs: Vec::new(), out: None, jobs: None };
+    let mut options =
+        FuzzOptions { install: true, count: 1000, seed: 1, configs: Vec::new(), out: None, jobs: None, cuda: false };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().cloned().ok_or_else(|| format!("`{name}` needs a value"));
@@ -153,7 +196,41 @@ fn parse_fuzz(args: &[String]) -> Result<FuzzOptions, String> {
             "--jobs" => options.jobs = Some(number("--jobs", value("--jobs")?)?),
             "--config" => options.configs.push(value("--config")?),
             "--out" => options.out = Some(value("--out")?),
+            "--cuda" => options.cuda = true,
             other => return Err(format!("unknown option `{other}` for `fuzz`")),
+        }
+    }
+    if options.cuda {
+        if let Some(config) = options.configs.iter().find(|config| !CUDA_CONFIGS.contains(&config.as_str())) {
+            return Err(format!("`--config {config}` is no clang configuration (with --cuda: 0, 1, 2, 3, 2nounroll)"));
+        }
+    }
+    Ok(options)
+}
+
+/// Parses the options of `cargo xtask realworld`.
+fn parse_realworld(args: &[String]) -> Result<RealworldOptions, String> {
+    let mut options = RealworldOptions { install: true, opts: Vec::new(), out: None, jobs: None, diffexec: true };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().cloned().ok_or_else(|| format!("`{name}` needs a value"));
+        match arg.as_str() {
+            "--no-install" => options.install = false,
+            "--no-diffexec" => options.diffexec = false,
+            "--opt" => {
+                let text = value("--opt")?;
+                match text.parse::<u8>() {
+                    Ok(level) if level <= 3 => options.opts.push(level),
+                    _ => return Err(format!("`--opt` needs a level from 0 to 3, got `{text}`")),
+                }
+            }
+            "--out" => options.out = Some(value("--out")?),
+            "--jobs" => {
+                let text = value("--jobs")?;
+                let jobs = text.parse::<u64>().map_err(|_| format!("`--jobs` needs a number, got `{text}`"))?;
+                options.jobs = Some(jobs);
+            }
+            other => return Err(format!("unknown option `{other}` for `realworld`")),
         }
     }
     Ok(options)
@@ -211,10 +288,70 @@ mod tests {
                 configs: vec!["pipeline".into()],
                 out: Some("f".into()),
                 jobs: Some(2),
+                cuda: false,
             }))
         );
         assert!(parse_strs(&["fuzz", "--count", "many"]).is_err());
         assert!(parse_strs(&["fuzz", "--seed"]).is_err());
+    }
+
+    #[test]
+    fn fuzz_cuda_options() {
+        assert_eq!(
+            parse_strs(&["fuzz", "--config", "2nounroll", "--cuda", "--count", "5", "--config", "0"]),
+            Ok(Command::Fuzz(FuzzOptions {
+                install: true,
+                count: 5,
+                seed: 1,
+                configs: vec!["2nounroll".into(), "0".into()],
+                out: None,
+                jobs: None,
+                cuda: true,
+            }))
+        );
+        // A configuration of fuzz.py is none of fuzz_cuda.py's.
+        assert!(parse_strs(&["fuzz", "--cuda", "--config", "pipeline"]).is_err());
+        assert!(parse_strs(&["fuzz", "--config", "pipeline"]).is_ok());
+    }
+
+    #[test]
+    fn realworld_options() {
+        assert_eq!(
+            parse_strs(&["realworld"]),
+            Ok(Command::Realworld(RealworldOptions {
+                install: true,
+                opts: vec![],
+                out: None,
+                jobs: None,
+                diffexec: true
+            }))
+        );
+        assert_eq!(
+            parse_strs(&[
+                "realworld",
+                "--opt",
+                "2",
+                "--opt",
+                "3",
+                "--out",
+                "w",
+                "--jobs",
+                "2",
+                "--no-install",
+                "--no-diffexec"
+            ]),
+            Ok(Command::Realworld(RealworldOptions {
+                install: false,
+                opts: vec![2, 3],
+                out: Some("w".into()),
+                jobs: Some(2),
+                diffexec: false,
+            }))
+        );
+        assert!(parse_strs(&["realworld", "--opt", "4"]).is_err());
+        assert!(parse_strs(&["realworld", "--opt"]).is_err());
+        assert!(parse_strs(&["realworld", "--jobs", "all"]).is_err());
+        assert!(parse_strs(&["realworld", "--count", "5"]).is_err());
     }
 
     #[test]

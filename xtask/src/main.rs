@@ -11,7 +11,9 @@ mod fuzz;
 mod llvm;
 mod nvidia;
 mod plugin;
+mod realworld;
 mod test;
+mod warp;
 mod workspace;
 
 use std::process::ExitCode;
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Demo(options) => demo::run(&options),
         Command::Fuzz(options) => fuzz::run(&options),
         Command::Plugin(options) => plugin::run(options.install),
+        Command::Realworld(options) => realworld::run(&options),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

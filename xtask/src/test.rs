@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::TestOptions;
 use crate::llvm::{self, Toolchain};
+use crate::warp::{self, Corpus};
 use crate::{exec, nvidia, plugin, workspace};
 
 /// Wall-clock time of each step that ran, in order.
@@ -70,6 +71,10 @@ fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFai
     // NVIDIA's assembler judges the PTX the tests produce; without it those
     // tests are UNSUPPORTED (a warning here, not a failure).
     let nvidia = timings.time("nvidia tools", || Ok(nvidia::ensure(&root, options.install)))?;
+    // Public GPU code: NVIDIA Warp's generated CUDA (the sample lit runs;
+    // `cargo xtask realworld` runs every module). Without it the test is
+    // UNSUPPORTED (a warning here, not a failure).
+    timings.time("warp corpus", || Ok(warp::ensure(&root, options.install, Corpus::Sample)))?;
     timings.time("build", || exec::run_streaming(cargo(&root).args(["build", "--workspace", "--bins"])))?;
     if !options.lit_only {
         timings.time("cargo test", || {
@@ -108,6 +113,9 @@ fn run_memcheck(root: &Path, driver: &Path) -> Result<(), String> {
         .arg("--ptxcc-opt")
         .arg(driver)
         .current_dir(root)
+        // An optimization's internal error is a failure here too (lit sets
+        // the same).
+        .env("PTXCC_FALLBACK", "error")
         .env("PATH", path_with_llvm_first()?);
     exec::run_streaming(&mut cmd)
 }

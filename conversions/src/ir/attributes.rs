@@ -3,7 +3,7 @@
 
 use melior::{
     ir::{
-        attribute::{Attribute, AttributeLike, DenseI32ArrayAttribute, IntegerAttribute},
+        attribute::{Attribute, AttributeLike, DenseI32ArrayAttribute},
         operation::OperationLike,
         Identifier, Location, OperationRef,
     },
@@ -106,9 +106,26 @@ pub fn bool_attribute_is_true(op: OperationRef, name: &str) -> bool {
         .is_some_and(|a| a.value())
 }
 
-/// The integer value of an integer attribute `name` of `op`.
+/// The integer value of an integer attribute `name` of `op`, read as
+/// signed at its width; `None` when it is not an integer attribute or its
+/// value does not fit an `i64` (melior's reader keeps only the low 64 bits
+/// of a wider value: 2^65 would read as 0).
 pub fn integer_attribute(op: OperationRef, name: &str) -> Option<i64> {
-    op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value())
+    op.attribute(name).ok().and_then(integer_attribute_value).and_then(|value| i64::try_from(value).ok())
+}
+
+/// The value of an integer attribute of at most 128 bits, sign-extended
+/// from its width.
+pub fn integer_attribute_value(attribute: Attribute) -> Option<i128> {
+    let (width, bits) = ptxcc_shim::integer_attribute_bits(attribute.to_raw())?;
+    let shift = 128 - width;
+    Some(((bits << shift) as i128) >> shift)
+}
+
+/// The value of an integer attribute of at most 128 bits as its width and
+/// bits (zero-extended from the width).
+pub fn integer_attribute_bits(attribute: Attribute) -> Option<(u32, u128)> {
+    ptxcc_shim::integer_attribute_bits(attribute.to_raw())
 }
 
 /// The elements of a dense `i32` array attribute `name` of `op`
@@ -234,22 +251,10 @@ pub fn llvm_func_is_ptx_kernel(op: OperationRef) -> Option<bool> {
     ptxcc_shim::llvm_func_is_ptx_kernel(op.to_raw())
 }
 
-/// The components of `location` when it is a fused location (possibly
-/// none), `None` for any other location.
-pub fn fused_locations(location: Location) -> Option<Vec<Location>> {
-    // SAFETY: queries on a live location; the components belong to its
-    // context, and the buffer holds as many as the location has.
-    unsafe {
-        let raw = location.to_raw();
-        if !mlir_sys::mlirLocationIsAFused(raw) {
-            return None;
-        }
-        let count = mlir_sys::mlirLocationFusedGetNumLocations(raw);
-        if count == 0 {
-            return Some(Vec::new());
-        }
-        let mut components = vec![mlir_sys::MlirLocation { ptr: std::ptr::null() }; count as usize];
-        mlir_sys::mlirLocationFusedGetLocations(raw, components.as_mut_ptr());
-        Some(components.into_iter().map(|raw| Location::from_raw(raw)).collect())
-    }
+/// `location` without the debug-info subprogram it may name, at any depth
+/// (see [`ptxcc_shim::location_without_subprogram`]).
+pub fn location_without_subprogram(location: Location) -> Location {
+    let raw = ptxcc_shim::location_without_subprogram(location.to_raw());
+    // SAFETY: a live location of `location`'s context, which the shim made.
+    unsafe { Location::from_raw(raw) }
 }

@@ -204,11 +204,25 @@ pub fn call_argument_index(call: OperationRef, operand: usize) -> Option<usize> 
     }
 }
 
-/// `llvm.mlir.constant` of the integer `value` with the integer type `ty`.
+/// `llvm.mlir.constant` of the integer `value` (sign-extended to the type's
+/// width) with the integer type `ty`.
 pub fn integer_constant<'c>(ty: Type<'c>, value: i64, location: Location<'c>) -> Operation<'c> {
+    wide_integer_constant(ty, value as i128 as u128, location)
+}
+
+/// `llvm.mlir.constant` of the integer type `ty` whose bits are `bits`
+/// truncated to the type's width (a negative value given as its two's
+/// complement: `-4i128 as u128`), built at the type's own width (melior's
+/// builder goes through an `i64` and zero-extends it: an `i128` -4 would
+/// be 2^64 - 4).
+pub fn wide_integer_constant<'c>(ty: Type<'c>, bits: u128, location: Location<'c>) -> Operation<'c> {
     let context = super::context_ref(TypeLike::context(&ty));
+    let attribute = ptxcc_shim::integer_attribute_from_bits(ty.to_raw(), bits)
+        // SAFETY: a live attribute the shim made in `ty`'s context.
+        .map(|raw| unsafe { melior::ir::Attribute::from_raw(raw) })
+        .expect("an integer constant has an integer type");
     OperationBuilder::new(super::LlvmOp::Constant.name(), location)
-        .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(ty, value).into())])
+        .add_attributes(&[(Identifier::new(context, "value"), attribute)])
         .add_results(&[ty])
         .build()
         .expect("an integer constant is valid")
@@ -243,4 +257,28 @@ pub fn addrspacecast<'c>(value: Value<'c, '_>, to: Type<'c>, location: Location<
         .add_results(&[to])
         .build()
         .expect("an addrspacecast between pointers is valid")
+}
+
+/// `base + offset` bytes (an `i8` GEP) inserted before `anchor`; `base`
+/// itself for offset 0.
+pub fn byte_address<'c, 'a>(
+    anchor: OperationRef<'c, 'a>,
+    base: Value<'c, 'a>,
+    offset: u64,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    if offset == 0 {
+        return base;
+    }
+    let context = super::context_of(anchor);
+    let gep = melior::dialect::llvm::get_element_ptr(
+        context,
+        base,
+        melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[offset as i32]),
+        melior::ir::r#type::IntegerType::new(context, 8).into(),
+        base.r#type(),
+        location,
+    );
+    let block = anchor.block().expect("an anchor in a block");
+    super::first_result(block.insert_operation_before(anchor, gep)).expect("a GEP has a result")
 }

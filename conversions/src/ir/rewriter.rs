@@ -42,6 +42,8 @@ use super::HashSet;
 pub struct Rewriter {
     /// Detached ops, each once, freed on drop.
     graveyard: Vec<mlir_sys::MlirOperation>,
+    /// Bodies taken out of ops by [`Rewriter::restore_body`], freed on drop.
+    bodies: Vec<melior::ir::Region<'static>>,
     /// The ops listed for the next [`Rewriter::flush`].
     pending: EraseList,
 }
@@ -210,6 +212,36 @@ impl Rewriter {
         true
     }
 
+    /// Gives `op` back the body (first region) of `snapshot`, a clone of
+    /// `op` made before it changed: the changed body is taken out (kept
+    /// until the rewriter is dropped, like an erased op) and the
+    /// snapshot's moves in. The rewrite that changed the body must be over
+    /// (flushed): what it listed for erasure is in the body taken out.
+    /// Returns `false`, changing nothing, when either has no region.
+    pub fn restore_body(&mut self, op: OperationRef, snapshot: Operation) -> bool {
+        // SAFETY: both ops are live; a region count checked before each
+        // region is read.
+        let (region, saved) = unsafe {
+            let (live, saved) = (op.to_raw(), snapshot.to_raw());
+            if mlir_sys::mlirOperationGetNumRegions(live) == 0 || mlir_sys::mlirOperationGetNumRegions(saved) == 0 {
+                return false;
+            }
+            (mlir_sys::mlirOperationGetRegion(live, 0), mlir_sys::mlirOperationGetRegion(saved, 0))
+        };
+        let taken = melior::ir::Region::new();
+        // SAFETY: the three regions are live and distinct; `taken` is empty,
+        // so taking the body into it destroys nothing, and `region` is empty
+        // when the snapshot's body moves in. Nothing is freed: the changed
+        // body lives in `taken` until the rewriter is dropped, and
+        // `snapshot` is dropped with an empty region.
+        unsafe {
+            mlir_sys::mlirRegionTakeBody(melior::ir::RegionLike::to_raw(&taken), region);
+            mlir_sys::mlirRegionTakeBody(region, saved);
+        }
+        self.bodies.push(taken);
+        true
+    }
+
     /// Takes over what `other` erased (after flushing what it listed), so
     /// that it is freed when this rewriter is: a pass that rewrites
     /// functions on several threads gives each its own rewriter and
@@ -218,6 +250,7 @@ impl Rewriter {
     pub fn absorb(&mut self, mut other: Rewriter) -> usize {
         let kept = other.flush();
         self.graveyard.append(&mut other.graveyard);
+        self.bodies.append(&mut other.bodies);
         kept
     }
 

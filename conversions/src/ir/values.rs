@@ -6,6 +6,8 @@ use melior::ir::{
     Value, ValueLike,
 };
 
+use melior::ir::operation::OperationLike;
+
 use super::{integer_attribute, op_name};
 
 /// One use of a value: the op that uses it and the operand position.
@@ -74,6 +76,16 @@ pub fn constant_int(value: Value) -> Option<i64> {
         return constant.integer();
     }
     (op_name(owner) == "arith.constant").then(|| integer_attribute(owner, "value")).flatten()
+}
+
+/// The width and bits (zero-extended from the width) of the integer
+/// constant `value` holds, for integers of at most 128 bits: the result of
+/// an integer `llvm.mlir.constant` or `arith.constant`.
+pub fn constant_bits(value: Value) -> Option<(u32, u128)> {
+    let owner = as_result(value)?.owner();
+    let is_constant = super::Constant::of(owner).is_some() || op_name(owner) == "arith.constant";
+    let attribute = is_constant.then(|| owner.attribute("value").ok()).flatten()?;
+    super::integer_attribute_bits(attribute)
 }
 
 /// Inserts a new argument of type `ty` at position `index` of `block`

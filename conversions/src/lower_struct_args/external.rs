@@ -324,13 +324,11 @@ fn mark_libcall_callee(func: OperationRef) {
     crate::ir::set_attribute(func, "passthrough", ArrayAttribute::new(context, &entries).into());
 }
 
-/// `location` without debug-info metadata: a fused location's first
-/// component (the source position), anything else as it is.
+/// `location` without the debug-info subprogram it may name, at any depth
+/// (`fused<#sp>[...]`, `"name"(fused<#sp>[...])`, `callsite(fused<#sp>[...]
+/// at ...)`, fused inside fused): the clone keeps the subprogram.
 fn plain_location(location: Location) -> Location {
-    match crate::ir::fused_locations(location) {
-        Some(components) if !components.is_empty() => components[0],
-        _ => location,
-    }
+    crate::ir::location_without_subprogram(location)
 }
 
 /// Whether `ty` is `!llvm.void`.

@@ -54,6 +54,9 @@ pub enum Refusal {
     /// Why unrolling cannot make it constant, and why selects cannot
     /// either.
     Neither(Box<Refusal>, Box<Refusal>),
+    /// The pass's rewrite of the function did not verify (the verifier's
+    /// message): the function was put back as it came.
+    Internal(String),
 }
 
 impl Refusal {
@@ -85,6 +88,7 @@ impl std::fmt::Display for Refusal {
             }
             Self::NotSelectable(why) => write!(f, "{why} cannot be written as selects"),
             Self::Neither(unroll, select) => write!(f, "{unroll}, and {select}"),
+            Self::Internal(why) => write!(f, "internal error in promote-local-arrays ({why}); please report"),
         }
     }
 }

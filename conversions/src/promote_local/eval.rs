@@ -1,21 +1,31 @@
 //! Integer expressions over loop induction variables: which values an
 //! index depends on, and what it is once those values are known.
 //!
-//! An expression is a tree of integer `llvm.mlir.constant`s, block
+//! An expression is a graph of integer `llvm.mlir.constant`s, block
 //! arguments (the leaves a caller gives values to) and the arithmetic
 //! `llvm.add`, `llvm.sub`, `llvm.mul`, `llvm.shl`, `llvm.lshr`,
 //! `llvm.ashr`, `llvm.and`, `llvm.or`, `llvm.xor`, `llvm.zext`,
-//! `llvm.sext`, `llvm.trunc`, `llvm.icmp` and `llvm.select`. Values are
-//! computed with LLVM's wrapping semantics at each op's width; poison
-//! flags (`nsw`, `nuw`, `disjoint`, `exact`) are ignored, which is right
-//! for a program that has no undefined behaviour.
+//! `llvm.sext`, `llvm.trunc`, `llvm.icmp` and `llvm.select`, on integers
+//! of at most 128 bits (a wider one is refused: it is not an index, and
+//! [`Int`] could not hold it). Values are computed with LLVM's wrapping
+//! semantics at each op's width; poison flags (`nsw`, `nuw`, `disjoint`,
+//! `exact`) are ignored, which is right for a program that has no
+//! undefined behaviour.
+//!
+//! Both walks visit each value once (a hash whose values are used two or
+//! three times each is a DAG, exponential as a tree) and give up beyond
+//! [`MAX_VALUES`] values: their work is bounded by the input, whatever it
+//! is.
 
 use crate::ir::LlvmOp;
 use melior::ir::{operation::OperationLike, Value, ValueLike};
 
-use crate::ir::{as_argument, as_result, constant_int, integer_width, op_name, HashMap, OperationExt};
+use crate::ir::{as_argument, as_result, constant_bits, integer_width, op_name, HashMap, HashSet, OperationExt};
 
-/// An integer of `width` bits (1 to 128), kept zero-extended.
+/// The widest integer evaluated (bits).
+pub const MAX_WIDTH: u32 = 128;
+
+/// An integer of `width` bits (1 to [`MAX_WIDTH`]), kept zero-extended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Int {
     /// Bits of the type.
@@ -54,50 +64,163 @@ pub fn key(value: Value) -> *const std::ffi::c_void {
     value.to_raw().ptr
 }
 
-/// Expressions deeper than this are not followed (a chain of additions
-/// that long is not an array index).
-const MAX_DEPTH: usize = 64;
+/// Expressions of more values than this are not followed (no array index
+/// needs them; the limit bounds the work of one walk).
+pub const MAX_VALUES: usize = 4096;
 
-/// The value of `value` under `env`: `None` when it depends on something
-/// `env` does not give (a block argument it lacks, a load, a call) or on an
-/// op outside the list above.
-pub fn evaluate(value: Value, env: &Env) -> Option<Int> {
-    evaluate_at(value, env, 0)
+/// The width of `value` when it is an integer the evaluator handles.
+fn width_of(value: Value) -> Option<u32> {
+    integer_width(value.r#type()).filter(|width| (1..=MAX_WIDTH).contains(width))
 }
 
-fn evaluate_at(value: Value, env: &Env, depth: usize) -> Option<Int> {
-    if depth > MAX_DEPTH {
-        return None;
+/// Whether `kind` is one of the ops an expression may hold.
+fn supported(kind: LlvmOp) -> bool {
+    matches!(
+        kind,
+        LlvmOp::Add
+            | LlvmOp::Sub
+            | LlvmOp::Mul
+            | LlvmOp::Shl
+            | LlvmOp::LShr
+            | LlvmOp::AShr
+            | LlvmOp::And
+            | LlvmOp::Or
+            | LlvmOp::Xor
+            | LlvmOp::ZExt
+            | LlvmOp::SExt
+            | LlvmOp::Trunc
+            | LlvmOp::ICmp
+            | LlvmOp::Select
+    )
+}
+
+/// The value of `value` under `env`: `None` when it depends on something
+/// `env` does not give (a block argument it lacks, a load, a call), on an
+/// op outside the list above or on an integer wider than [`MAX_WIDTH`].
+pub fn evaluate(value: Value, env: &Env) -> Option<Int> {
+    Evaluator::new(env).value(value)
+}
+
+/// Evaluates several values under one [`Env`], each value of the graph
+/// once (the counters' steps and the exit test of one iteration share
+/// their subexpressions).
+pub struct Evaluator<'e> {
+    env: &'e Env,
+    known: HashMap<*const std::ffi::c_void, Option<Int>>,
+    /// The values whose operands are being evaluated (seen again before
+    /// they are known: a cycle, which valid SSA outside graph regions
+    /// never has, but a broken rewrite may).
+    visiting: HashSet<*const std::ffi::c_void>,
+}
+
+impl<'e> Evaluator<'e> {
+    /// An evaluator with nothing computed yet.
+    pub fn new(env: &'e Env) -> Self {
+        Self { env, known: HashMap::default(), visiting: HashSet::default() }
     }
-    if as_argument(value).is_some() {
-        return env.get(&key(value)).copied();
+
+    /// The value of `value` (see [`evaluate`]).
+    pub fn value(&mut self, value: Value) -> Option<Int> {
+        // (value, stage): stage 0 asks for the operands it needs first, 1
+        // (a select whose condition is known) for the operand it chooses,
+        // 2 computes.
+        let mut stack = vec![(value, 0u8)];
+        while let Some((current, stage)) = stack.pop() {
+            if self.known.contains_key(&key(current)) {
+                continue;
+            }
+            if self.known.len() > MAX_VALUES {
+                return None;
+            }
+            if stage == 0 && !self.visiting.insert(key(current)) {
+                self.known.insert(key(current), None);
+                continue;
+            }
+            if as_argument(current).is_some() {
+                let given = self.env.get(&key(current)).copied().filter(|v| width_of(current) == Some(v.width));
+                self.known.insert(key(current), given);
+                continue;
+            }
+            let Some(width) = width_of(current) else {
+                self.known.insert(key(current), None);
+                continue;
+            };
+            if let Some((bits_width, bits)) = constant_bits(current) {
+                self.known.insert(key(current), (bits_width == width).then(|| Int::new(width, bits)));
+                continue;
+            }
+            let Some(op) = as_result(current).map(|r| r.owner()) else {
+                self.known.insert(key(current), None);
+                continue;
+            };
+            let kind = LlvmOp::of(op);
+            if !supported(kind) {
+                self.known.insert(key(current), None);
+                continue;
+            }
+            let operands: Vec<Value> = (0..op.operand_count()).filter_map(|i| op.operand_at(i).ok()).collect();
+            let get = |known: &HashMap<_, Option<Int>>, v: Value| known.get(&key(v)).copied().flatten();
+            match (kind, stage) {
+                (LlvmOp::Select, 0) => {
+                    let [condition, ..] = operands[..] else {
+                        self.known.insert(key(current), None);
+                        continue;
+                    };
+                    stack.push((current, 1));
+                    stack.push((condition, 0));
+                }
+                (LlvmOp::Select, 1) => {
+                    let [condition, on_true, on_false] = operands[..] else {
+                        self.known.insert(key(current), None);
+                        continue;
+                    };
+                    match get(&self.known, condition) {
+                        None => {
+                            self.known.insert(key(current), None);
+                        }
+                        Some(c) => {
+                            stack.push((current, 2));
+                            stack.push((if c.bits != 0 { on_true } else { on_false }, 0));
+                        }
+                    }
+                }
+                (LlvmOp::Select, _) => {
+                    let chosen = match operands[..] {
+                        [condition, on_true, on_false] => get(&self.known, condition)
+                            .map(|c| if c.bits != 0 { on_true } else { on_false })
+                            .and_then(|v| get(&self.known, v)),
+                        _ => None,
+                    };
+                    self.known.insert(key(current), chosen);
+                }
+                (_, 0) => {
+                    stack.push((current, 2));
+                    stack.extend(operands.iter().filter(|v| !self.known.contains_key(&key(**v))).map(|v| (*v, 0)));
+                }
+                _ => {
+                    let values: Option<Vec<Int>> = operands.iter().map(|v| get(&self.known, *v)).collect();
+                    let result = values.and_then(|values| compute(op, kind, width, &values));
+                    self.known.insert(key(current), result);
+                }
+            }
+        }
+        self.known.get(&key(value)).copied().flatten()
     }
-    let width = integer_width(value.r#type())?;
-    if let Some(constant) = constant_int(value) {
-        return Some(Int::new(width, constant as u128));
-    }
-    let op = as_result(value)?.owner();
-    let operand = |index: usize| evaluate_at(op.operand_at(index).ok()?, env, depth + 1);
-    let kind = LlvmOp::of(op);
-    match kind {
-        LlvmOp::ZExt | LlvmOp::SExt | LlvmOp::Trunc => {
-            let source = operand(0)?;
+}
+
+/// The result of the op `op` (of kind `kind`, `width` bits) on `operands`.
+fn compute(op: melior::ir::OperationRef, kind: LlvmOp, width: u32, operands: &[Int]) -> Option<Int> {
+    match (kind, operands) {
+        (LlvmOp::ZExt | LlvmOp::SExt | LlvmOp::Trunc, [source]) => {
             let bits = if kind == LlvmOp::SExt { source.signed() as u128 } else { source.bits };
             Some(Int::new(width, bits))
         }
-        LlvmOp::ICmp => {
-            let (lhs, rhs) = (operand(0)?, operand(1)?);
+        (LlvmOp::ICmp, [lhs, rhs]) => {
             let predicate = crate::ir::integer_attribute(op, "predicate")?;
-            Some(Int::new(1, u128::from(compare(predicate, lhs, rhs)?)))
+            Some(Int::new(1, u128::from(compare(predicate, *lhs, *rhs)?)))
         }
-        LlvmOp::Select => {
-            let condition = operand(0)?;
-            operand(if condition.bits != 0 { 1 } else { 2 })
-        }
-        _ => {
-            let (lhs, rhs) = (operand(0)?, operand(1)?);
-            binary(kind, width, lhs, rhs)
-        }
+        (_, [lhs, rhs]) => binary(kind, width, *lhs, *rhs),
+        _ => None,
     }
 }
 
@@ -141,62 +264,42 @@ fn compare(predicate: i64, lhs: Int, rhs: Int) -> Option<bool> {
 }
 
 /// The block arguments `value` is an expression of (each once, in the
-/// order found), or `Err` with the op that makes it something else (a
-/// load, a call, a special register) or `Err(None)` when it is too deep or
-/// not an integer.
+/// order a depth-first walk finds them), or `Err` with the op that makes it
+/// something else (a load, a call, a special register) or `Err(None)` when
+/// it holds more than [`MAX_VALUES`] values or a value that is not an
+/// integer of at most [`MAX_WIDTH`] bits.
 pub fn leaves<'c: 'a, 'a>(value: Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Option<String>> {
     let mut found = Vec::new();
-    collect_leaves(value, &mut found, 0)?;
-    Ok(found)
-}
-
-fn collect_leaves<'c: 'a, 'a>(
-    value: Value<'c, 'a>,
-    found: &mut Vec<Value<'c, 'a>>,
-    depth: usize,
-) -> Result<(), Option<String>> {
-    if depth > MAX_DEPTH {
-        return Err(None);
-    }
-    if as_argument(value).is_some() {
-        if !found.contains(&value) {
-            found.push(value);
+    let mut seen = HashSet::default();
+    let mut stack = vec![value];
+    while let Some(current) = stack.pop() {
+        if !seen.insert(key(current)) {
+            continue;
         }
-        return Ok(());
+        if seen.len() > MAX_VALUES {
+            return Err(None);
+        }
+        if as_argument(current).is_some() {
+            found.push(current);
+            continue;
+        }
+        if width_of(current).is_none() {
+            return Err(None);
+        }
+        if constant_bits(current).is_some() {
+            continue;
+        }
+        let Some(result) = as_result(current) else { return Err(None) };
+        let op = result.owner();
+        if !supported(LlvmOp::of(op)) {
+            return Err(Some(op_name(op).to_owned()));
+        }
+        // Reversed: the first operand is walked first.
+        for index in (0..op.operand_count()).rev() {
+            stack.push(op.operand_at(index).map_err(|_| None)?);
+        }
     }
-    if integer_width(value.r#type()).is_none() {
-        return Err(None);
-    }
-    if constant_int(value).is_some() {
-        return Ok(());
-    }
-    let Some(result) = as_result(value) else { return Err(None) };
-    let op = result.owner();
-    let supported = matches!(
-        LlvmOp::of(op),
-        LlvmOp::Add
-            | LlvmOp::Sub
-            | LlvmOp::Mul
-            | LlvmOp::Shl
-            | LlvmOp::LShr
-            | LlvmOp::AShr
-            | LlvmOp::And
-            | LlvmOp::Or
-            | LlvmOp::Xor
-            | LlvmOp::ZExt
-            | LlvmOp::SExt
-            | LlvmOp::Trunc
-            | LlvmOp::ICmp
-            | LlvmOp::Select
-    );
-    if !supported {
-        return Err(Some(op_name(op).to_owned()));
-    }
-    for index in 0..op.operand_count() {
-        let operand = op.operand_at(index).map_err(|_| None)?;
-        collect_leaves(operand, found, depth + 1)?;
-    }
-    Ok(())
+    Ok(found)
 }
 
 #[cfg(test)]

@@ -1,6 +1,15 @@
 //! The loops of a function body that can be unrolled fully: natural loops
-//! with one latch that is also their only exit, and a trip count known at
-//! compile time.
+//! with one latch, tested at the latch or at the header, and a trip count
+//! known at compile time.
+//!
+//! [`Counted`] is the one description of such a loop: what [`counted`]
+//! accepts is exactly what [`super::unroll`] rewrites. Its body may be any
+//! CFG (diamonds, `switch`, block arguments at any merge, values of side
+//! blocks merged at the latch, loops it leaves unrolled); it may leave from
+//! other blocks too (`break`, `return`), each copy of such an exit staying
+//! a real branch, provided no value of the loop is used after it except
+//! through the exit edges' block arguments. What it refuses, it refuses
+//! with the rule that refused it ([`NotCounted`]).
 //!
 //! This is the shape clang -O2 (LLVM's loop rotation) gives a counted
 //! `for` loop, and the shape MLIR front ends give one after lowering
@@ -23,8 +32,23 @@
 use crate::ir::LlvmOp;
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Value};
 
-use super::eval::{evaluate, key, leaves, Env, Int};
-use crate::ir::{integer_width, successor_argument, BlockExt, HashMap, OperationExt};
+use super::eval::{evaluate, key, leaves, Env, Evaluator, Int};
+use crate::ir::{integer_width, successor_argument, uses, BlockExt, HashMap, OperationExt};
+
+/// The most iterations [`counted`] runs a loop's counters for, whatever
+/// the options say: the work and memory of the analysis stay bounded by
+/// the input (a loop of 2^32 trips is found too long after this many).
+pub const MAX_TRIPS_RUN: u64 = 1 << 16;
+
+/// What bounds the loops [`counted`] accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// `max-trip-count`: the most iterations of a loop unrolled.
+    pub trips: u64,
+    /// `max-unrolled-ops`: the ops unrolling may add to a function (a loop
+    /// of `n` ops that runs more than `ops / n + 1` times can never fit).
+    pub ops: u64,
+}
 
 /// The blocks of one region and the edges between them.
 pub struct Cfg<'c, 'a> {
@@ -221,6 +245,9 @@ pub struct Counted<'c, 'a> {
     pub exiting: usize,
     /// The block the exiting block leaves to.
     pub exit: usize,
+    /// The other blocks that leave the loop (`break`, `return` inside it):
+    /// each copy keeps its branch out.
+    pub side_exits: Vec<usize>,
     /// The block of the loop the exiting block's test goes to when it stays
     /// (the header for a bottom-tested loop).
     pub stay: usize,
@@ -248,9 +275,13 @@ pub enum NotCounted {
     Latches,
     /// The header is entered from more than one block outside the loop.
     Entries,
-    /// The loop leaves from more than one block, or from a block other than
-    /// its header or latch, or not through a two-way `llvm.cond_br`.
+    /// The loop is tested neither at its latch nor at its header by a
+    /// two-way `llvm.cond_br` (or its latch does not simply branch back).
     Exits,
+    /// The loop leaves from more than one place and a value of the loop is
+    /// used after it other than through the exits' block arguments (the
+    /// use would need the value of whichever iteration left).
+    LiveOut,
     /// An op in the loop has regions.
     Regions,
     /// The exit condition is not an expression of counters with constant
@@ -260,6 +291,12 @@ pub enum NotCounted {
     Empty,
     /// The loop runs more than the limit's iterations (or never stops).
     Trips(u64),
+    /// The loop runs more than the given number of iterations, more than
+    /// `max-unrolled-ops` allows for its size (or never stops).
+    Cost(u64),
+    /// The loop runs more than [`MAX_TRIPS_RUN`] iterations, the most any
+    /// loop is run to count them (or never stops).
+    TooLong,
 }
 
 impl std::fmt::Display for NotCounted {
@@ -267,18 +304,26 @@ impl std::fmt::Display for NotCounted {
         match self {
             Self::Latches => write!(f, "the loop has more than one back edge"),
             Self::Entries => write!(f, "the loop is entered from more than one block"),
-            Self::Exits => write!(f, "the loop leaves from more than one place"),
+            Self::Exits => write!(f, "the loop is not tested at its latch or header by a two-way branch"),
+            Self::LiveOut => {
+                write!(f, "the loop leaves from more than one place and a value of the loop is used after it")
+            }
             Self::Regions => write!(f, "the loop holds an op with regions"),
             Self::Condition => write!(f, "the loop's trip count is not a constant"),
             Self::Empty => write!(f, "the loop never runs"),
             Self::Trips(limit) => write!(f, "the loop runs more than {limit} times (max-trip-count)"),
+            Self::Cost(limit) => {
+                write!(f, "the loop runs more than {limit} times, more than max-unrolled-ops allows for its size")
+            }
+            Self::TooLong => write!(f, "the loop runs more than {MAX_TRIPS_RUN} times, the most any loop is counted"),
         }
     }
 }
 
-/// `shape` as a counted loop, or why it is not one (`max_trips`: the most
-/// iterations run to find the count).
-pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, max_trips: u64) -> Result<Counted<'c, 'a>, NotCounted> {
+/// `shape` as a counted loop, or why it is not one (`limits`: the options
+/// that bound what is accepted; the counters are run at most
+/// [`MAX_TRIPS_RUN`] times whatever they say).
+pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, limits: Limits) -> Result<Counted<'c, 'a>, NotCounted> {
     let [latch] = shape.latches[..] else { return Err(NotCounted::Latches) };
     let entries: Vec<usize> = cfg.predecessors[shape.header].iter().copied().filter(|p| !shape.contains(*p)).collect();
     let [entry] = entries[..] else { return Err(NotCounted::Entries) };
@@ -287,27 +332,30 @@ pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, max_trips: u64) -> Resul
     }
     let exiting: Vec<usize> =
         shape.blocks.iter().copied().filter(|&b| cfg.successors[b].iter().any(|s| !shape.contains(*s))).collect();
-    let [exiting] = exiting[..] else { return Err(NotCounted::Exits) };
-    if exiting != latch && exiting != shape.header {
+    // The test: at the latch (bottom-tested) when it leaves, else at the
+    // header (top-tested, the latch branching back unconditionally).
+    let tested = if exiting.contains(&latch) { latch } else { shape.header };
+    if !exiting.contains(&tested) {
         return Err(NotCounted::Exits);
     }
-    let test = cfg.blocks[exiting].terminator().ok_or(NotCounted::Exits)?;
-    if LlvmOp::of(test) != LlvmOp::CondBr || cfg.successors[exiting].len() != 2 {
+    let test = cfg.blocks[tested].terminator().ok_or(NotCounted::Exits)?;
+    if LlvmOp::of(test) != LlvmOp::CondBr || cfg.successors[tested].len() != 2 {
         return Err(NotCounted::Exits);
     }
-    let (first, second) = (cfg.successors[exiting][0], cfg.successors[exiting][1]);
+    let (first, second) = (cfg.successors[tested][0], cfg.successors[tested][1]);
     let (stays_on_true, stay, exit) = match (shape.contains(first), shape.contains(second)) {
         (true, false) => (true, first, second),
         (false, true) => (false, second, first),
         _ => return Err(NotCounted::Exits),
     };
     let back_edge = cfg.blocks[latch].terminator().ok_or(NotCounted::Exits)?;
-    if exiting == latch && stay != shape.header {
+    if tested == latch && stay != shape.header {
         return Err(NotCounted::Exits);
     }
-    if exiting != latch && (LlvmOp::of(back_edge) != LlvmOp::Br || stay == shape.header) {
+    if tested != latch && (LlvmOp::of(back_edge) != LlvmOp::Br || stay == shape.header) {
         return Err(NotCounted::Exits);
     }
+    let side_exits: Vec<usize> = exiting.iter().copied().filter(|&b| b != tested).collect();
     let mut ops = 0;
     for &block in &shape.blocks {
         let mut next = cfg.blocks[block].first_operation();
@@ -318,6 +366,9 @@ pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, max_trips: u64) -> Resul
             ops += 1;
             next = op.next_in_block();
         }
+    }
+    if !side_exits.is_empty() && used_after(cfg, shape) {
+        return Err(NotCounted::LiveOut);
     }
     let header = cfg.blocks[shape.header];
     let entry_edge = cfg.blocks[entry].terminator().ok_or(NotCounted::Entries)?;
@@ -336,43 +387,80 @@ pub fn counted<'c, 'a>(cfg: &Cfg<'c, 'a>, shape: &Loop, max_trips: u64) -> Resul
             counters.push((argument, start, *step));
         }
     }
+    let step_leaves: Vec<Option<Vec<_>>> =
+        counters.iter().map(|(_, _, step)| leaves(*step).ok().map(|l| l.into_iter().map(key).collect())).collect();
+    let mut keep: Vec<bool> = step_leaves.iter().map(Option::is_some).collect();
     loop {
-        let known: Vec<_> = counters.iter().map(|(argument, _, _)| key(*argument)).collect();
-        let before = counters.len();
-        counters.retain(|(_, _, step)| leaves(*step).is_ok_and(|l| l.iter().all(|v| known.contains(&key(*v)))));
-        if counters.len() == before {
+        let known: Vec<_> =
+            counters.iter().zip(&keep).filter(|(_, kept)| **kept).map(|((argument, _, _), _)| key(*argument)).collect();
+        let before = keep.iter().filter(|k| **k).count();
+        for (kept, found) in keep.iter_mut().zip(&step_leaves) {
+            *kept = *kept && found.as_ref().is_some_and(|l| l.iter().all(|v| known.contains(v)));
+        }
+        if keep.iter().filter(|k| **k).count() == before {
             break;
         }
     }
+    let mut kept = keep.into_iter();
+    counters.retain(|_| kept.next().unwrap_or(false));
     let condition = crate::ir::CondBr::of(test).ok_or(NotCounted::Condition)?.condition();
+    // The most iterations accepted, and the refusal beyond them.
+    let by_cost = limits.ops / (ops as u64).max(1) + 1;
+    let (limit, too_many) = [
+        (limits.trips, NotCounted::Trips(limits.trips)),
+        (by_cost, NotCounted::Cost(by_cost)),
+        (MAX_TRIPS_RUN, NotCounted::TooLong),
+    ]
+    .into_iter()
+    .min_by_key(|(limit, _)| *limit)
+    .expect("three limits");
     let mut env: Env = counters.iter().map(|(argument, start, _)| (key(*argument), *start)).collect();
     let mut history: Vec<Vec<Int>> = vec![Vec::new(); counters.len()];
     let mut trips = 0;
     loop {
-        if trips >= max_trips {
-            return Err(NotCounted::Trips(max_trips));
-        }
         for (values, (argument, _, _)) in history.iter_mut().zip(&counters) {
             values.push(env[&key(*argument)]);
         }
-        let stays = (evaluate(condition, &env).ok_or(NotCounted::Condition)?.bits != 0) == stays_on_true;
+        let mut evaluator = Evaluator::new(&env);
+        let stays = (evaluator.value(condition).ok_or(NotCounted::Condition)?.bits != 0) == stays_on_true;
         // A bottom-tested loop has run its body when it tests; a top-tested
         // one runs it only when it stays.
-        if exiting == latch || stays {
+        if tested == latch || stays {
             trips += 1;
+            if trips > limit {
+                return Err(too_many);
+            }
         }
         if !stays {
             break;
         }
         let next: Option<Env> =
-            counters.iter().map(|(argument, _, step)| evaluate(*step, &env).map(|v| (key(*argument), v))).collect();
+            counters.iter().map(|(argument, _, step)| evaluator.value(*step).map(|v| (key(*argument), v))).collect();
         env = next.ok_or(NotCounted::Condition)?;
     }
     if trips == 0 {
         return Err(NotCounted::Empty);
     }
     let counters = counters.into_iter().map(|(argument, _, _)| argument).zip(history).collect();
-    Ok(Counted { shape: shape.clone(), latch, exiting, exit, stay, trips, counters, ops })
+    Ok(Counted { shape: shape.clone(), latch, exiting: tested, exit, side_exits, stay, trips, counters, ops })
+}
+
+/// Whether a value defined in `shape` (a block argument or an op result)
+/// is used by an op outside it.
+fn used_after(cfg: &Cfg, shape: &Loop) -> bool {
+    let outside =
+        |op: melior::ir::OperationRef| op.block().and_then(|b| cfg.position(b)).is_none_or(|b| !shape.contains(b));
+    shape.blocks.iter().any(|&block| {
+        let block = cfg.blocks[block];
+        let arguments = (0..block.argument_count()).filter_map(|i| block.argument_at(i).ok()).map(Value::from);
+        let mut results = Vec::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            results.extend((0..op.result_count()).filter_map(|i| op.result_at(i).ok()).map(Value::from));
+            next = op.next_in_block();
+        }
+        arguments.chain(results).any(|value| uses(value).iter().any(|used| outside(used.owner)))
+    })
 }
 
 /// The operands `terminator` passes to `block`'s arguments, in order

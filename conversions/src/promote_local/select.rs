@@ -12,8 +12,10 @@
 //! cheaper, which is also what nvcc decides.
 //!
 //! The elements an index may reach are those whose access stays inside the
-//! alloca (anything else is undefined behaviour): a store at an index out
-//! of them changes nothing, a load gives the first element.
+//! alloca (anything else is undefined behaviour) and whose number the
+//! index's type can hold, read as signed as a GEP reads it (an `i1` index
+//! reaches elements -1 and 0): a store at an index out of them changes
+//! nothing, a load gives the first element.
 
 use crate::ir::{LlvmOp, Rewriter};
 use melior::ir::{
@@ -167,6 +169,18 @@ fn access<'c, 'a>(
     // (A constant index written as an operand counts as constant for
     // `gep_indices`: the operand position is counted on the raw indices.)
     let operand = operand_of(gep, position).ok_or_else(|| not_selectable("an index that is not an operand"))?;
+    // A GEP reads its index as signed: an `i1` index is 0 or -1, an `i2`
+    // one -2 to 1. Element numbers its type cannot hold are not reachable
+    // (and two of them would be one constant of that type).
+    let width = gep
+        .operand_at(operand)
+        .ok()
+        .and_then(|index| crate::ir::integer_width(index.r#type()))
+        .ok_or_else(|| not_selectable("an index that is not an integer"))?;
+    let (first, last) = match width {
+        1..=63 => (first.max(-(1i64 << (width - 1))), last.min((1i64 << (width - 1)) - 1)),
+        _ => (first, last),
+    };
     Ok(Access { gep, operand, first, count: (last - first + 1).max(0), users })
 }
 

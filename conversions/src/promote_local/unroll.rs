@@ -10,7 +10,14 @@
 //! exit; a top-tested loop's headers go on into the body, and one more
 //! copy of its header (which runs once more to leave) branches to the
 //! exit. Every use after the loop of a value of the loop takes the last
-//! iteration's.
+//! iteration's. A side exit (`break`) stays a branch out of every copy.
+//!
+//! Each iteration is copied in two steps: every op of every block first
+//! (its results mapped to the copies), then every copied operand and
+//! successor remapped. The body's blocks are not in dominance order in the
+//! region (an `if` inside the loop puts its `then` block after the merge
+//! that uses its value), so an operand mapped as its op is copied could
+//! name a value of the first iteration that does not dominate the copy.
 
 use melior::ir::{
     block::BlockLike, operation::OperationLike, Block, BlockRef, OperationRef, RegionLike, Value, ValueLike,
@@ -18,8 +25,8 @@ use melior::ir::{
 
 use super::loops::{edge_operands, Cfg, Counted};
 use crate::ir::{
-    branch, first_result, integer_constant, set_operand, set_successor, uses, BlockExt, HashMap, HashSet, OperationExt,
-    Rewriter,
+    branch, first_result, set_operand, set_successor, uses, wide_integer_constant, BlockExt, HashMap, HashSet,
+    OperationExt, Rewriter,
 };
 
 /// Raw handle of a value, op or block, as a map key.
@@ -89,7 +96,7 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, rewriter: &m
             let argument: Value = argument.into();
             let value = match counters.get(&value_key(argument)) {
                 Some(values) => {
-                    let constant = integer_constant(argument.r#type(), values[iteration].signed() as i64, location);
+                    let constant = wide_integer_constant(argument.r#type(), values[iteration].bits, location);
                     let constant = cursor.insert(constant);
                     // Unused where only the next counter value needed it.
                     dead_tests.extend(first_result(constant));
@@ -117,6 +124,7 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, rewriter: &m
             }
             blocks.insert(block.to_raw().ptr, copy);
         }
+        let mut copies_made: Vec<OperationRef> = Vec::new();
         for (block, ops) in loop_blocks.iter().zip(&block_ops) {
             let target = if *block == header {
                 cursor
@@ -129,18 +137,28 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, rewriter: &m
                 if op == back_edge || op == test {
                     continue;
                 }
-                copy_op(op, target, &mut map, &blocks, rewriter);
+                copies_made.push(copy_op(op, target, &mut map, rewriter));
             }
-            if *block == header && !bottom {
-                // The copy of the header's test, decided.
-                let (dest, operands) = if header_only {
-                    (exit, &exit_operands)
-                } else {
-                    (blocks[&(stay.to_raw().ptr as Key)], &stay_operands)
-                };
-                let operands: Vec<Value> = operands.iter().map(|v| lookup(&map, *v)).collect();
-                target.insert(branch(dest, &operands, location));
-            }
+        }
+        // Every value of this iteration has its copy now.
+        for &copy in &copies_made {
+            remap(copy, &map, &blocks);
+        }
+        match planted_bug() {
+            Some("unroll") if iteration == 1 => plant_bug(&copies_made),
+            Some("panic") => panic!("a panic planted in the unroller (PTXCC_PLANT_BUG=panic)"),
+            _ => {}
+        }
+        if !bottom {
+            // The copy of the header's test, decided (after the header's
+            // ops, where the cursor still is).
+            let (dest, operands) = if header_only {
+                (exit, &exit_operands)
+            } else {
+                (blocks[&(stay.to_raw().ptr as Key)], &stay_operands)
+            };
+            let operands: Vec<Value> = operands.iter().map(|v| lookup(&map, *v)).collect();
+            cursor.insert(branch(dest, &operands, location));
         }
         dead_tests.extend(condition.map(|c| lookup(&map, c)));
         // The counters' steps, which only fed the next iteration's header.
@@ -196,7 +214,7 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, rewriter: &m
         if uses(*argument).is_empty() {
             continue;
         }
-        let constant = integer_constant(argument.r#type(), values[0].signed() as i64, location);
+        let constant = wide_integer_constant(argument.r#type(), values[0].bits, location);
         let constant = match header.first_operation() {
             Some(first) => header.insert_operation_before(first, constant),
             None => header.append_operation(constant),
@@ -212,16 +230,30 @@ pub fn unroll<'c, 'a>(cfg: &Cfg<'c, 'a>, counted: &Counted<'c, 'a>, rewriter: &m
     }
 }
 
-/// Inserts a copy of `op` at `target`, its operands and successors taken
-/// from `map` and `blocks` where they have them, and maps its results.
+/// Inserts a copy of `op` at `target` and maps its results (its operands
+/// and successors are the original's until [`remap`]).
 fn copy_op<'c, 'a>(
     op: OperationRef<'c, 'a>,
     target: Cursor<'c, 'a>,
     map: &mut HashMap<Key, Value<'c, 'a>>,
-    blocks: &HashMap<Key, BlockRef<'c, 'a>>,
     rewriter: &Rewriter,
-) {
+) -> OperationRef<'c, 'a> {
     let copy = target.insert(rewriter.clone(op));
+    for index in 0..op.result_count() {
+        if let (Ok(old), Ok(new)) = (op.result_at(index), copy.result_at(index)) {
+            map.insert(value_key(old.into()), new.into());
+        }
+    }
+    copy
+}
+
+/// Takes the operands and successors of the copy `copy` from `map` and
+/// `blocks` where they have them.
+fn remap<'c, 'a>(
+    copy: OperationRef<'c, 'a>,
+    map: &HashMap<Key, Value<'c, 'a>>,
+    blocks: &HashMap<Key, BlockRef<'c, 'a>>,
+) {
     for index in 0..copy.operand_count() {
         if let Some(mapped) = copy.operand_at(index).ok().and_then(|operand| map.get(&value_key(operand))) {
             set_operand(copy, index, *mapped);
@@ -232,10 +264,31 @@ fn copy_op<'c, 'a>(
             set_successor(copy, index, *successor);
         }
     }
-    for index in 0..op.result_count() {
-        if let (Ok(old), Ok(new)) = (op.result_at(index), copy.result_at(index)) {
-            map.insert(value_key(old.into()), new.into());
-        }
+}
+
+/// The test hook `PTXCC_PLANT_BUG`: `unroll` makes the unroller break its
+/// own output on purpose ([`plant_bug`]), `panic` makes it panic, so that
+/// the tests can show that promote-local-arrays' fallback catches both.
+/// Never set it otherwise.
+fn planted_bug() -> Option<&'static str> {
+    static PLANTED: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
+    *PLANTED.get_or_init(|| match std::env::var("PTXCC_PLANT_BUG").as_deref() {
+        Ok("unroll") => Some("unroll"),
+        Ok("panic") => Some("panic"),
+        _ => None,
+    })
+}
+
+/// The planted bug: the first copied op whose first operand has its
+/// result's type uses its own result (invalid IR: an operand that does
+/// not dominate its use).
+fn plant_bug(copies: &[OperationRef]) {
+    let found = copies.iter().find_map(|op| {
+        let result = first_result(*op)?;
+        (op.operand_at(0).ok()?.r#type() == result.r#type()).then_some((*op, result))
+    });
+    if let Some((op, result)) = found {
+        set_operand(op, 0, result);
     }
 }
 

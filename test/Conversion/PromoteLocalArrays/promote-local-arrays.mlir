@@ -325,13 +325,20 @@ llvm.func @fill_then_pick(%n: i32) -> i32 {
 // writes the .param itself, whose address PTX makes a .local copy (ptxas
 // adds it to the frame). The parameter is copied whole into a slot of its
 // own and every use moves there: SROA keeps it in registers, read with
-// ld.param. (A kernel's written byval parameter is lower-struct-args'
-// copy; one written at a dynamic index stays, @poke.)
+// ld.param. The copy moves every leaf (and every byte of padding, issue
+// 40: test/Conversion/PromoteLocalArrays/issue40-regressions.mlir). (A
+// kernel's written byval parameter is lower-struct-args' copy; one written
+// at a dynamic index stays, @poke.)
 // CHECK-LABEL: llvm.func internal @scale(
 // CHECK-SAME: %[[M:[^:]*]]: !llvm.ptr {{{.*}}llvm.byval
 // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<"Mat4", (array<16 x f32>)> {alignment = 4 : i64}
-// CHECK-NEXT: %[[V:.*]] = llvm.load %[[M]] {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<"Mat4", (array<16 x f32>)>
-// CHECK-NEXT: llvm.store %[[V]], %[[SLOT]] {alignment = 4 : i64}
+// CHECK-NEXT: %[[V0:.*]] = llvm.load %[[M]] {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK-NEXT: llvm.store %[[V0]], %[[SLOT]] {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT: %[[F1:.*]] = llvm.getelementptr %[[M]][4] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[T1:.*]] = llvm.getelementptr %[[SLOT]][4] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[V1:.*]] = llvm.load %[[F1]] {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK-NEXT: llvm.store %[[V1]], %[[T1]] {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK: llvm.getelementptr %[[M]][60]
 // CHECK-NOT: %[[M]]
 // CHECK: llvm.store %{{.*}}, %[[SLOT]]
 // CHECK: llvm.load %[[SLOT]] {{.*}} -> !llvm.struct<"Mat4", (array<16 x f32>)>

@@ -15,8 +15,7 @@ use melior::{
         attribute::{ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
-        r#type::IntegerType,
-        Attribute, BlockRef, Identifier, Location, Operation, OperationRef, Type, Value, ValueLike,
+        Attribute, BlockRef, Identifier, Operation, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -129,30 +128,6 @@ fn emit<'c, 'a>(anchor: OperationRef<'c, 'a>, op: Operation<'c>) -> Value<'c, 'a
     result
 }
 
-/// `base + offset` bytes (an i8 GEP), inserted before `anchor`.
-fn byte_address<'c, 'a>(
-    context: &'c Context,
-    anchor: OperationRef<'c, 'a>,
-    base: Value<'c, 'a>,
-    offset: u64,
-    location: Location<'c>,
-) -> Value<'c, 'a> {
-    if offset == 0 {
-        return base;
-    }
-    emit(
-        anchor,
-        llvm::get_element_ptr(
-            context,
-            base,
-            DenseI32ArrayAttribute::new(context, &[offset as i32]),
-            IntegerType::new(context, 8).into(),
-            base.r#type(),
-            location,
-        ),
-    )
-}
-
 /// Rebuilds `call` for `plan` (with its result stored through `elided`'s
 /// slot when given); returns the new call.
 ///
@@ -173,7 +148,7 @@ fn rewrite_call<'c, 'a>(
     let mut attributes: Vec<Attribute> = Vec::new();
     let empty = dictionary(context, &[]);
     if let Some(site) = elided {
-        operands.push(byte_address(context, call, site.slot, site.offset, location));
+        operands.push(crate::ir::byte_address(call, site.slot, site.offset, location));
         attributes.push(empty);
     }
     for (index, (argument, param)) in arguments.iter().zip(&plan.params).enumerate() {
@@ -203,7 +178,7 @@ fn rewrite_call<'c, 'a>(
                 let align =
                     parameter_integer(call, index, "llvm.align").and_then(|a| u64::try_from(a).ok()).unwrap_or(*align);
                 for leaf in leaves {
-                    let address = byte_address(context, call, *argument, leaf.offset, location);
+                    let address = crate::ir::byte_address(call, *argument, leaf.offset, location);
                     let alignment = common_alignment(align, leaf.offset as i64);
                     operands.push(emit(
                         call,
