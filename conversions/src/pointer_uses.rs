@@ -6,7 +6,7 @@
 //! follows derived pointers and stops at the first write or capture.
 
 use crate::ir::LlvmOp;
-use melior::ir::{Value, ValueLike};
+use melior::ir::{block::BlockLike, operation::OperationLike, Value, ValueLike};
 use ptxcc_dialect::types::pointer_address_space;
 
 use crate::ir::{successor_argument, OperationExt, Use};
@@ -85,7 +85,9 @@ pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
             space: op.result_at(0).ok().and_then(|r| pointer_address_space(r.r#type())),
         },
         LlvmOp::Select => PointerUse::Select { result: result() },
-        LlvmOp::Br | LlvmOp::CondBr => PointerUse::BlockArgument(successor_argument(op, used.index)),
+        // Any branch (`llvm.br`, `llvm.cond_br`, `llvm.switch`, ...): the
+        // block argument the operand becomes, if it is forwarded.
+        _ if op.successor_count() > 0 => PointerUse::BlockArgument(successor_argument(op, used.index)),
         LlvmOp::Load => PointerUse::Load { atomic: crate::ir::is_atomic(op) },
         LlvmOp::ICmp => PointerUse::Compare,
         LlvmOp::Assume => PointerUse::Assume,
@@ -102,4 +104,82 @@ pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
         LlvmOp::Return => PointerUse::Returned,
         _ => PointerUse::Other,
     }
+}
+
+/// The largest alignment any access through `pointer` or a pointer derived
+/// from it (GEPs, casts, selects, block arguments) claims: a load's,
+/// store's or atomic's `alignment`, a memory intrinsic's `llvm.align` on
+/// the operand, a call's `llvm.align` on the argument; 1 when none claims
+/// one. A call's argument is followed into the body it runs where
+/// `callee_parameter` gives one (the parameter the operand becomes there,
+/// whose own `llvm.align` counts); a `byval` argument is only read. `None`
+/// when the pointer escapes to code this walk cannot read (a call it cannot
+/// follow, a store of the pointer, an integer made of it, an op it does not
+/// know), which may rely on any alignment the pointer really has. What a
+/// copy that replaces the memory behind `pointer` must be aligned to at
+/// least. (Linear: each derived pointer is visited once.)
+pub fn claimed_alignment<'c: 'a, 'a>(
+    pointer: Value<'c, 'a>,
+    callee_parameter: impl Fn(melior::ir::OperationRef<'c, 'a>, usize) -> Option<Value<'c, 'a>>,
+) -> Option<u64> {
+    let mut claimed = 1;
+    let mut seen = std::collections::HashSet::new();
+    let root = crate::slots::pointer_root(pointer);
+    let mut work = vec![pointer];
+    while let Some(value) = work.pop() {
+        if !seen.insert(value.to_raw().ptr) {
+            continue;
+        }
+        for used in crate::ir::uses(value) {
+            let op = used.owner;
+            let access = match classify_pointer_use(used) {
+                PointerUse::Gep { base: true, one_pointer: true, result: Some(result) }
+                | PointerUse::Cast { result: Some(result), .. }
+                | PointerUse::Select { result: Some(result) }
+                | PointerUse::BlockArgument(Some(result)) => {
+                    work.push(result);
+                    1
+                }
+                PointerUse::Write { by: LlvmOp::Store } | PointerUse::Load { .. } => {
+                    crate::ir::integer_attribute(op, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1)
+                }
+                PointerUse::Write { .. } | PointerUse::CopySource => crate::kernel::operand_alignment(op, used.index),
+                PointerUse::Compare | PointerUse::Assume | PointerUse::DebugInfo => 1,
+                // Kept in a slot of its own and read back (clang -O0): the
+                // loaded addresses are this one again.
+                PointerUse::Stored => {
+                    let slot = crate::ir::Store::of(op).map(crate::ir::Store::address)?;
+                    work.extend(crate::slots::spill_loads(slot, root)?);
+                    1
+                }
+                PointerUse::CallOperand => {
+                    let index = crate::ir::call_argument_index(op, used.index)?;
+                    let site = crate::kernel::parameter_integer(op, index, "llvm.align")
+                        .and_then(|a| u64::try_from(a).ok())
+                        .unwrap_or(1);
+                    if crate::kernel::parameter_has(op, index, crate::kernel::LLVM_BYVAL) {
+                        site
+                    } else {
+                        let parameter = callee_parameter(op, used.index)?;
+                        work.push(parameter);
+                        site.max(parameter_alignment(parameter))
+                    }
+                }
+                _ => return None,
+            };
+            claimed = claimed.max(access);
+        }
+    }
+    Some(claimed)
+}
+
+/// The `llvm.align` of the function parameter `parameter` (an argument of
+/// a function's entry block); 1 when it has none.
+fn parameter_alignment(parameter: Value) -> u64 {
+    let Some(argument) = crate::ir::as_argument(parameter) else { return 1 };
+    let function = crate::ir::argument_block(argument).parent_operation();
+    function
+        .and_then(|function| crate::kernel::parameter_integer(function, argument.argument_number(), "llvm.align"))
+        .and_then(|a| u64::try_from(a).ok())
+        .unwrap_or(1)
 }

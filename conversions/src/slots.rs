@@ -99,7 +99,9 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                 // SROA speculates the loads through a select or phi that
                 // only feeds loads.
                 (LlvmOp::Select, 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
-                (LlvmOp::Br | LlvmOp::CondBr, _) if successor_argument(op, used.index).is_some_and(only_loaded) => {}
+                // (Through any branch: SROA puts the loads before each
+                // predecessor's terminator, a switch's too.)
+                (kind, _) if kind.is_branch() && successor_argument(op, used.index).is_some_and(only_loaded) => {}
                 (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline, 0 | 1)
                 | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)
                     if MemIntrinsic::of(op).and_then(MemIntrinsic::constant_length).is_some() => {}
@@ -170,9 +172,10 @@ pub fn root_alloca<'c: 'a, 'a>(pointer: Value<'c, 'a>) -> Option<Value<'c, 'a>> 
 }
 
 /// The loads from `slot` when it is a slot of its own (an alloca, through
-/// casts) that only ever holds addresses into the alloca `root`: every use
-/// a load from it or a store into it of such an address.
-fn spill_loads<'c: 'a, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c, 'a>>> {
+/// casts) that only ever holds addresses into `root` (an alloca or a
+/// parameter): every use a load from it or a store into it of such an
+/// address.
+pub fn spill_loads<'c: 'a, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value<'c, 'a>>> {
     let slot_root = root_alloca(slot)?;
     if slot_root == root {
         return None;
@@ -185,7 +188,7 @@ fn spill_loads<'c: 'a, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<Value
             match (LlvmOp::of(op), used.index) {
                 (LlvmOp::AddrSpaceCast, 0) => work.extend(first_result(op)),
                 (LlvmOp::Load, 0) => loads.extend(first_result(op)),
-                (LlvmOp::Store, 1) if Store::of(op).and_then(|store| root_alloca(store.value())) == Some(root) => {}
+                (LlvmOp::Store, 1) if Store::of(op).is_some_and(|store| pointer_root(store.value()) == root) => {}
                 _ => return None,
             }
         }

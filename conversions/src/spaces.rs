@@ -120,8 +120,8 @@ impl SpaceAnalysis {
                 }
             }
         }
-        // Blocks some other terminator (switch, invoke) branches to: their
-        // arguments stay generic.
+        // Blocks some other terminator (`llvm.indirectbr`, `llvm.invoke`)
+        // branches to: their arguments stay generic.
         let opaque = opaque_successors(ops);
         for block in blocks.iter().skip(1) {
             for index in 0..block.argument_count() {
@@ -221,7 +221,7 @@ impl SpaceAnalysis {
 }
 
 /// The blocks that a terminator this analysis does not read (anything but
-/// `llvm.br`/`llvm.cond_br`) branches to.
+/// `llvm.br`, `llvm.cond_br` and `llvm.switch`) branches to.
 fn opaque_successors(ops: &[OperationRef]) -> HashSet<usize> {
     ops.iter()
         .filter(|op| !LlvmOp::of(**op).is_branch())

@@ -54,6 +54,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Parser/Parser.h"
@@ -398,6 +399,24 @@ bool ptxccLLVMArrayTypeGetNumElements(MlirType type, uint64_t *count) {
     return false;
   *count = array.getNumElements();
   return true;
+}
+
+/// The block argument that operand `index` of the terminator `op` becomes
+/// in one of its successors, for every op with the branch interface
+/// (`llvm.br`, `llvm.cond_br`, `llvm.switch`, `llvm.indirectbr`,
+/// `llvm.invoke`, `cf.*`); null when the operand is not forwarded (a
+/// condition, a switch's value) or `op` is no branch.
+MlirValue ptxccSuccessorBlockArgument(MlirOperation op, intptr_t index) {
+  Operation *operation = unwrap(op);
+  auto branch = llvm::dyn_cast<BranchOpInterface>(operation);
+  if (!branch || index < 0 ||
+      static_cast<size_t>(index) >= operation->getNumOperands())
+    return MlirValue{nullptr};
+  std::optional<BlockArgument> argument =
+      branch.getSuccessorBlockArgument(static_cast<unsigned>(index));
+  if (!argument)
+    return MlirValue{nullptr};
+  return wrap(Value(*argument));
 }
 
 /// An integer attribute of the integer type `type` whose value is the

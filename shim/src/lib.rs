@@ -13,7 +13,7 @@
 //! be live (from a melior object the caller holds). Like the C API, they
 //! cannot check it.
 
-use mlir_sys::{MlirAttribute, MlirContext, MlirDialectRegistry, MlirLocation, MlirPassManager, MlirType};
+use mlir_sys::{MlirAttribute, MlirContext, MlirDialectRegistry, MlirLocation, MlirPassManager, MlirType, MlirValue};
 /// Handle types of the C API that the shim's functions and callbacks take,
 /// for the crates above it (which call the C API only through safe
 /// functions: here, and in the conversions crate's `ir` module).
@@ -128,6 +128,9 @@ unsafe extern "C" {
     /// Verifies an op, handing what is wrong to the callback instead of
     /// reporting it (see [`verify_quietly`]).
     fn ptxccVerifyQuietly(op: MlirOperation, callback: StringCallback, user_data: *mut c_void) -> bool;
+    /// The block argument operand `index` of a branch becomes in its
+    /// successor; null when it is not forwarded or the op is no branch.
+    fn ptxccSuccessorBlockArgument(op: MlirOperation, index: isize) -> MlirValue;
     /// The number of elements of an `!llvm.array` type; false when the
     /// type is not one.
     pub fn ptxccLLVMArrayTypeGetNumElements(array: MlirType, count: *mut u64) -> bool;
@@ -336,6 +339,19 @@ pub fn array_length(ty: MlirType) -> Option<u64> {
     // SAFETY: the type handle comes from a live context (the caller's
     // `MlirType`); the output is local.
     unsafe { ptxccLLVMArrayTypeGetNumElements(ty, &mut count) }.then_some(count)
+}
+
+/// The block argument that operand `index` of the terminator `op` becomes
+/// in one of its successors, for every op with MLIR's branch interface
+/// (`llvm.br`, `llvm.cond_br`, `llvm.switch`, `llvm.indirectbr`,
+/// `llvm.invoke`); `None` when the operand is not forwarded (a condition, a
+/// switch's value) or `op` is no branch.
+pub fn successor_block_argument(op: MlirOperation, index: usize) -> Option<MlirValue> {
+    let index = isize::try_from(index).ok()?;
+    // SAFETY: the op handle is live (the caller's `MlirOperation`); the
+    // shim checks the index against the op's operands.
+    let value = unsafe { ptxccSuccessorBlockArgument(op, index) };
+    (!value.ptr.is_null()).then_some(value)
 }
 
 /// Calls `body(i)` for every `i` in `0..count`: concurrently on the

@@ -13,14 +13,16 @@ What it generates:
   vectors of i1/i8/f16/bf16/f32, i1 to i128, f16/bf16/f32/f64, pointers in
   spaces 0, 1, 3 and 5;
 - kernels (`ptx_kernelcc` or `nvvm.kernel`, sm_60 or sm_90, some in nested
-  modules) with byval parameters (with and without `align`, `readonly`,
+  modules) with byval parameters (with and without `align`, some declared
+  less aligned than their type (issue 41, rule B), `readonly`,
   `nocapture`, `nvvm.grid_constant`: attributes only where they are true),
   an output pointer, an input pointer and an integer;
 - actions on a byval parameter: constant-GEP loads at any depth, dynamic
   indices, volatile loads, stores, memset, memcpy from and into, escapes to
   reading, writing and unknown (declared) callees, indirect calls through a
   taken address, recursive and variadic callees, ptrtoint, select and block
-  arguments over pointers, byval calls, the whole struct as an SSA value
+  arguments over pointers (passed by `llvm.cond_br`, `llvm.br` and
+  `llvm.switch`: issue 41, rule A), byval calls, the whole struct as an SSA value
   passed to a device function, aggregate results (stored whole or read
   leaf by leaf), atomics, local arrays in loops, dynamic allocas;
 - per-thread arrays in counted loops (issue 31): bottom- and top-tested,
@@ -425,6 +427,15 @@ class Module:
             cond = body.value(f'llvm.icmp "eq" {bit}, {zero} : i32', "cond")
             if kind == "select":
                 chosen = body.value(f"llvm.select {cond}, {p}, {other.name} : i1, !llvm.ptr", "sel")
+            elif action.seed % 3 == 0:
+                # An llvm.switch passes the pointer to the merge itself
+                # (issue 41, rule A: it was taken for an escape).
+                right, merge = body.block(), body.block()
+                body.emit(f"llvm.switch {bit} : i32, {merge}({p} : !llvm.ptr) [1: {right}]")
+                body.label(right)
+                body.emit(f"llvm.br {merge}({other.name} : !llvm.ptr)")
+                chosen = body.name("phi")
+                body.label(merge, f"({chosen}: !llvm.ptr)")
             else:
                 left, right, merge = body.block(), body.block(), body.block()
                 body.emit(f"llvm.cond_br {cond}, {left}, {right}")
@@ -918,6 +929,11 @@ def make_kernels(seed, count=None):
         for i in range(rng.randint(1, 3)):
             ty = shared if i and rng.random() < 0.5 else types.struct()
             align = rng.choice([0, align_of(ty), align_of(ty), 16])
+            # Now and then declared less aligned than its type (issue 41,
+            # rule B: the local copy took the type's alignment). (Its own
+            # stream: the other seeds' modules stay as they were.)
+            if align_of(ty) > 8 and random.Random(f"{seed}-{k}-{i}-align").random() < 0.3:
+                align = 8
             params.append(Param(f"%s{i}", ty, align))
         actions = []
         for _ in range(rng.randint(1, 6)):

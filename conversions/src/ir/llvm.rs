@@ -277,9 +277,11 @@ impl LlvmOp {
         matches!(self, Self::DbgDeclare | Self::DbgValue | Self::DbgLabel)
     }
 
-    /// `llvm.br` or `llvm.cond_br`.
+    /// `llvm.br`, `llvm.cond_br` or `llvm.switch`: a terminator every
+    /// operand of which (but a condition or a switch's value) is forwarded
+    /// to a successor's block argument ([`crate::ir::successor_argument`]).
     pub fn is_branch(self) -> bool {
-        matches!(self, Self::Br | Self::CondBr)
+        matches!(self, Self::Br | Self::CondBr | Self::Switch)
     }
 }
 

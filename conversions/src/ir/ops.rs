@@ -7,7 +7,7 @@ use melior::ir::{
     BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Type, TypeLike, Value, ValueLike,
 };
 
-use super::{i32_array_attribute, BlockExt, OperationExt};
+use super::{i32_array_attribute, OperationExt};
 
 /// The name of `op` (`llvm.load`), without copying it: op names are
 /// identifiers owned by the context.
@@ -166,27 +166,15 @@ pub fn fold_gep_index(gep: OperationRef, operand: usize, value: i64) -> bool {
     true
 }
 
-/// The block argument that operand `index` of the branch `terminator`
-/// flows into, for `llvm.br` and `llvm.cond_br`; `None` for the condition
-/// and for other terminators.
+/// The block argument that operand `index` of the terminator `terminator`
+/// becomes in one of its successors: for every branch (`llvm.br`,
+/// `llvm.cond_br`, `llvm.switch`, `llvm.indirectbr`, `llvm.invoke`, read
+/// through MLIR's branch interface); `None` for an operand that is not
+/// forwarded (a condition, a switch's value) or an op that is no branch.
 pub fn successor_argument<'c, 'a>(terminator: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
-    let (successor, position) = match super::LlvmOp::of(terminator) {
-        super::LlvmOp::Br => (0, index),
-        super::LlvmOp::CondBr => {
-            let sizes = i32_array_attribute(terminator, "operandSegmentSizes")?;
-            let condition = usize::try_from(*sizes.first()?).ok()?;
-            let on_true = usize::try_from(*sizes.get(1)?).ok()?;
-            match index.checked_sub(condition)? {
-                position if position < on_true => (0, position),
-                position => (1, position - on_true),
-            }
-        }
-        _ => return None,
-    };
-    let block = terminator.successor_at(successor).ok()?;
-    let argument = block.argument_at(position).ok()?;
+    let argument = ptxcc_shim::successor_block_argument(terminator.to_raw(), index)?;
     // SAFETY: the block argument lives in the IR as long as the terminator.
-    Some(unsafe { Value::from_raw(argument.to_raw()) })
+    Some(unsafe { Value::from_raw(argument) })
 }
 
 /// The operand position of `value` seen as argument `index` of a call:

@@ -206,6 +206,17 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
         }
     }
 
+    /// The parameter of the body a direct call runs that operand `operand`
+    /// of `call` becomes: an exact definition in the module; `None` for an
+    /// indirect call, a declaration or an operand that is no argument.
+    pub fn callee_parameter(&self, call: OperationRef<'c, 'a>, operand: usize) -> Option<Value<'c, 'a>> {
+        let index = call_argument_index(call, operand)?;
+        let callee = crate::ir::Call::of(call).and_then(crate::ir::Call::callee)?;
+        let function = (*self.functions.get(&callee)?)?;
+        let entry = crate::kernel::entry_block(function).filter(|_| has_exact_definition(function))?;
+        entry.argument_at(index).ok().map(Into::into)
+    }
+
     /// `Ok` when the call `call` only reads through its operand `operand`.
     pub fn call_only_reads(
         &mut self,

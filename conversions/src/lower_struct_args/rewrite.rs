@@ -73,7 +73,9 @@ fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 
                 view_value,
                 slot,
                 IntegerAttribute::new(i64_type, plan.size as i64),
-                IntegerAttribute::new(i64_type, plan.alignment as i64),
+                // (What both sides have: the copy may be aligned less
+                // than the `.param`.)
+                IntegerAttribute::new(i64_type, plan.alignment.min(plan.local_alignment) as i64),
                 location,
             );
             insert_at_entry(entry, Some(alloca), copy.into());

@@ -274,3 +274,26 @@ fn an_sret_result_needs_every_caller_to_store_it_whole(
 ) {
     assert_eq!(becomes_sret(parameters, body), expected);
 }
+
+/// The alignment of a `byval` parameter's local copy (issue 41, rule B):
+/// the declared `llvm.align` (the type's without one), raised to what the
+/// accesses claim, never above the `.param`'s; the `.param`'s where the
+/// address escapes.
+#[rstest]
+// (type alignment, declared, .param alignment, claimed) -> copy alignment
+#[case(32, Some(8), 32, Some(1), 8)]
+#[case(32, Some(8), 32, Some(16), 16)]
+#[case(32, Some(8), 32, Some(64), 32)]
+#[case(32, Some(8), 32, None, 32)]
+#[case(32, None, 32, Some(1), 32)]
+#[case(4, Some(16), 16, None, 16)]
+#[case(4, None, 4, Some(1), 4)]
+fn copy_alignment_follows_the_declaration_and_the_claims(
+    #[case] type_align: u64,
+    #[case] declared: Option<u64>,
+    #[case] at_most: u64,
+    #[case] claimed: Option<u64>,
+    #[case] expected: u64,
+) {
+    assert_eq!(analysis::copy_alignment(type_align, declared, at_most, || claimed), expected);
+}

@@ -69,7 +69,14 @@ pub fn copy_written_byval<'c, 'a>(
             continue;
         }
         left -= size;
-        let align = parameter_integer(func, index, "llvm.align").unwrap_or(1).max(layout.abi_align(&abi) as i64);
+        // Aligned as llc aligns its copy (issue 41's rule B), or as the
+        // accesses through the parameter claim.
+        let declared = parameter_integer(func, index, "llvm.align").and_then(|a| u64::try_from(a).ok());
+        let type_align = layout.abi_align(&abi);
+        let at_most = declared.unwrap_or(1).max(type_align);
+        let align = crate::lower_struct_args::analysis::copy_alignment(type_align, declared, at_most, || {
+            crate::pointer_uses::claimed_alignment(argument, |_, _| None)
+        }) as i64;
         let context = context_of(func);
         let location = func.location();
         let i32_type = IntegerType::new(context, 32).into();

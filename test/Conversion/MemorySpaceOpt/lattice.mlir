@@ -232,3 +232,42 @@ llvm.func @merged_local(%c: i1, %v: i32) -> i32 {
   %z = llvm.add %x, %y : i32
   llvm.return %z : i32
 }
+
+// -----
+
+// An llvm.switch forwards its operands to block arguments as a branch does
+// (issue 41, rule A's sibling: the lattice read only llvm.br/llvm.cond_br
+// and left a switch's targets generic). Shared pointers on every edge: the
+// merge is shared.
+// CHECK-LABEL: llvm.func @switch_shared(
+// CHECK: ^{{.*}}(%[[P:.*]]: !llvm.ptr):
+// CHECK-NEXT: %[[L:.*]] = llvm.addrspacecast %[[P]] : !llvm.ptr to !llvm.ptr<3>
+// CHECK-NEXT: llvm.load %[[L]] : !llvm.ptr<3> -> i32
+llvm.func @switch_shared(%a: !llvm.ptr<3>, %b: !llvm.ptr<3>, %c: i32) -> i32 {
+  %ga = llvm.addrspacecast %a : !llvm.ptr<3> to !llvm.ptr
+  %gb = llvm.addrspacecast %b : !llvm.ptr<3> to !llvm.ptr
+  llvm.switch %c : i32, ^merge(%ga : !llvm.ptr) [
+    1: ^merge(%gb : !llvm.ptr),
+    2: ^other
+  ]
+^other:
+  llvm.br ^merge(%gb : !llvm.ptr)
+^merge(%p: !llvm.ptr):
+  %v = llvm.load %p : !llvm.ptr -> i32
+  llvm.return %v : i32
+}
+
+// The counter-case: one case passes a generic pointer, and the merge stays
+// generic.
+// CHECK-LABEL: llvm.func @switch_generic(
+// CHECK: ^{{.*}}(%[[P:.*]]: !llvm.ptr):
+// CHECK-NEXT: llvm.load %[[P]] : !llvm.ptr -> i32
+llvm.func @switch_generic(%a: !llvm.ptr<3>, %b: !llvm.ptr, %c: i32) -> i32 {
+  %ga = llvm.addrspacecast %a : !llvm.ptr<3> to !llvm.ptr
+  llvm.switch %c : i32, ^merge(%ga : !llvm.ptr) [
+    1: ^merge(%b : !llvm.ptr)
+  ]
+^merge(%p: !llvm.ptr):
+  %v = llvm.load %p : !llvm.ptr -> i32
+  llvm.return %v : i32
+}
