@@ -9,9 +9,17 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -c -v %t.llc.ptx -o %t.llc.o 2>&1 | FileCheck %s --check-prefix=SASS-LLC %}
 
 // ptxas lists the functions last first.
+// SASS-LABEL: Function properties for make_leaf
+// SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for make
+// SASS-NEXT: 16 bytes stack frame, 16 bytes spill stores, 16 bytes spill loads
+// SASS-LABEL: Function properties for dev0
+// SASS-NEXT: 8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
 // SASS-LABEL: Function properties for written_claimed
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for written
+// SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for makes
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for calls_written
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -31,10 +39,18 @@
 // SASS-NEXT: 72 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for switch_reads
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for make_leaf
+// SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for make
+// SASS-LLC-NEXT: 16 bytes stack frame, 16 bytes spill stores, 16 bytes spill loads
+// SASS-LLC-LABEL: Function properties for dev0
+// SASS-LLC-NEXT: 8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
 // SASS-LLC-LABEL: Function properties for written_claimed
 // SASS-LLC-NEXT: 56 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for written
 // SASS-LLC-NEXT: 56 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for makes
+// SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for calls_written
 // SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for type_aligned
@@ -217,5 +233,48 @@ llvm.func ptx_kernelcc @calls_written(%out: !llvm.ptr<1>, %h: f16) {
   %r2 = llvm.call @written_claimed(%s, %h) : (!llvm.ptr, f16) -> vector<16xf16>
   %sum = llvm.fadd %r, %r2 : vector<16xf16>
   llvm.store %sum, %out {alignment = 32 : i64} : vector<16xf16>, !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+// (E) A result above 16 bytes that every caller stores goes through an
+// sret pointer, but not from a function that calls something: the pointer
+// would be live across the call, and ptxas spilled it (@dev0: 24 -> 48
+// bytes of stack and spills, where llc's func_retval0 keeps nothing live;
+// @make, the same in a non-recursive form: 96 -> 48). @make_leaf, which
+// calls nothing, still writes its callers' slots itself.
+// CHECK-LABEL: llvm.func internal @dev0() -> !llvm.array<5 x i64>
+// CHECK-LABEL: llvm.func internal @make(%{{.*}}: i64) -> !llvm.array<5 x i64>
+// CHECK-LABEL: llvm.func internal @make_leaf(
+// CHECK-SAME: llvm.sret = !llvm.array<5 x i64>
+llvm.func internal @dev0() -> !llvm.array<5 x i64> {
+  %p = llvm.mlir.zero : !llvm.ptr
+  %r = llvm.call @dev0() : () -> !llvm.array<5 x i64>
+  llvm.store %r, %p : !llvm.array<5 x i64>, !llvm.ptr
+  %z = llvm.mlir.zero : !llvm.array<5 x i64>
+  llvm.return %z : !llvm.array<5 x i64>
+}
+llvm.func @ext_void()
+llvm.func internal @make(%x: i64) -> !llvm.array<5 x i64> {
+  llvm.call @ext_void() : () -> ()
+  %z = llvm.mlir.zero : !llvm.array<5 x i64>
+  %a = llvm.insertvalue %x, %z[0] : !llvm.array<5 x i64>
+  %b = llvm.insertvalue %x, %a[4] : !llvm.array<5 x i64>
+  llvm.return %b : !llvm.array<5 x i64>
+}
+llvm.func internal @make_leaf(%x: i64) -> !llvm.array<5 x i64> {
+  %z = llvm.mlir.zero : !llvm.array<5 x i64>
+  %a = llvm.insertvalue %x, %z[0] : !llvm.array<5 x i64>
+  %b = llvm.insertvalue %x, %a[4] : !llvm.array<5 x i64>
+  llvm.return %b : !llvm.array<5 x i64>
+}
+llvm.func ptx_kernelcc @makes(%out: !llvm.ptr<1>, %x: i64) {
+  %g = llvm.addrspacecast %out : !llvm.ptr<1> to !llvm.ptr
+  %r = llvm.call @make(%x) : (i64) -> !llvm.array<5 x i64>
+  llvm.store %r, %g : !llvm.array<5 x i64>, !llvm.ptr
+  %g2 = llvm.getelementptr %g[40] : (!llvm.ptr) -> !llvm.ptr, i8
+  %r2 = llvm.call @make_leaf(%x) : (i64) -> !llvm.array<5 x i64>
+  llvm.store %r2, %g2 : !llvm.array<5 x i64>, !llvm.ptr
   llvm.return
 }

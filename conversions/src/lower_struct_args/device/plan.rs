@@ -115,6 +115,17 @@ fn has_uncertain_pointer(ty: &crate::abi::AbiType) -> bool {
     }
 }
 
+/// Whether `func`'s body calls a function (`llvm.call`, `llvm.invoke`):
+/// an `sret` pointer would be live across that call, and ptxas spills it
+/// (24 -> 48 bytes of stack and spills on issue 41's rule E), where the
+/// result returned in `func_retval0` keeps nothing live. Intrinsics and
+/// inline assembly are no calls.
+fn makes_calls(func: OperationRef) -> bool {
+    crate::ir::nested_ops(func)
+        .into_iter()
+        .any(|op| LlvmOp::of(op) == LlvmOp::Call || crate::ir::op_name(op) == "llvm.invoke")
+}
+
 /// Whether `leaves`, in order, tile `0..size` with whole bytes.
 fn covers_every_byte(layout: &DataLayout, leaves: &[crate::abi::classify::Leaf], size: u64) -> bool {
     let mut next = 0;
@@ -428,6 +439,7 @@ fn plan_signature<'c, 'a>(
         if classify_result(layout, &abi, thresholds).class != ArgClass::Indirect
             || calls.is_empty()
             || has_uncertain_pointer(&abi)
+            || makes_calls(func)
         {
             return None;
         }
