@@ -106,6 +106,12 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                 | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)
                     if MemIntrinsic::of(op).and_then(MemIntrinsic::constant_length).is_some() => {}
                 (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
+                // An assumption about the address (an "align" bundle):
+                // SROA drops it with a slot it promotes, as it drops
+                // lifetime markers (issue 41, rule C: taken for a use SROA
+                // cannot see through, it made the copy vectors, and the
+                // slot stayed).
+                (LlvmOp::Assume, 1..) => {}
                 (kind, _) if kind.is_debug_info() => {}
                 _ => return false,
             }

@@ -3,12 +3,13 @@
 // expectation with its counter-case, ptxcc's figures against llc alone's.
 // RUN: %ptxcc-opt %s --split-input-file --lower-struct-args | FileCheck %s
 // RUN: %ptxcc-opt %s --split-input-file --pass-pipeline='builtin.module(llvm.func(promote-local-arrays))' | FileCheck %s --check-prefix=PROMOTE
+// RUN: %ptxcc-opt %s --split-input-file --ptxcc-pipeline | FileCheck %s --check-prefix=CONVERT
 // RUN: %ptxcc-opt %s --ptxcc-pipeline | %to-llvmir | %llc-sm90 -o %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -c -v %t.ptx -o %t.o 2>&1 | FileCheck %s --check-prefix=SASS %}
 // RUN: %to-llvmir %s | %llc-sm90 -o %t.llc.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -c -v %t.llc.ptx -o %t.llc.o 2>&1 | FileCheck %s --check-prefix=SASS-LLC %}
 
-// ptxas lists the functions last first.
+// (In the order ptxas lists the functions.)
 // SASS-LABEL: Function properties for make_leaf
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for make
@@ -18,6 +19,8 @@
 // SASS-LABEL: Function properties for written_claimed
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for written
+// SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for assumed_aligned
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for makes
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -49,6 +52,8 @@
 // SASS-LLC-NEXT: 56 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for written
 // SASS-LLC-NEXT: 56 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for assumed_aligned
+// SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for makes
 // SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for calls_written
@@ -276,5 +281,36 @@ llvm.func ptx_kernelcc @makes(%out: !llvm.ptr<1>, %x: i64) {
   %g2 = llvm.getelementptr %g[40] : (!llvm.ptr) -> !llvm.ptr, i8
   %r2 = llvm.call @make_leaf(%x) : (i64) -> !llvm.array<5 x i64>
   llvm.store %r2, %g2 : !llvm.array<5 x i64>, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// (C) An `llvm.intr.assume` with an "align" bundle on a copied byval
+// parameter: SROA drops such uses of a slot it promotes, so the slot is
+// one SROA splits (slots::breakable), and the copy is made of integers
+// along its fields. (Taken for a use SROA cannot see through, the copy was
+// vectorised: the <2 x i32> piece that the f32 load and the 7-byte memcpy
+// both read kept 8 bytes, 16-aligned, in local memory: 16 bytes of stack
+// where llc has none.)
+// CHECK-LABEL: llvm.func ptx_kernelcc @assumed_aligned(
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<3 x f32> {alignment = 16 : i64}
+// CHECK: "ptxcc.copy_param"(%{{.*}}, %[[SLOT]])
+// CHECK: llvm.intr.assume %{{.*}} ["align"(%[[SLOT]], %{{.*}} : !llvm.ptr, i64)] : i1
+// CONVERT-LABEL: llvm.func ptx_kernelcc @assumed_aligned(
+// CONVERT-NOT: vector<2xi32>
+// CONVERT: llvm.return
+llvm.func ptx_kernelcc @assumed_aligned(%arg0: !llvm.ptr {llvm.align = 16 : i64, llvm.byval = !llvm.array<3 x f32>}, %out: !llvm.ptr<1>, %f: f32) {
+  %true = llvm.mlir.constant(true) : i1
+  %c16 = llvm.mlir.constant(16 : i64) : i64
+  llvm.intr.assume %true ["align"(%arg0, %c16 : !llvm.ptr, i64)] : i1
+  %p2 = llvm.getelementptr %arg0[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<3 x f32>
+  llvm.store %f, %p2 {alignment = 4 : i64} : f32, !llvm.ptr
+  %v = llvm.load %arg0 {alignment = 4 : i64} : !llvm.ptr -> f32
+  %g = llvm.addrspacecast %out : !llvm.ptr<1> to !llvm.ptr
+  llvm.store %v, %g {alignment = 4 : i64} : f32, !llvm.ptr
+  %o = llvm.getelementptr %g[8] : (!llvm.ptr) -> !llvm.ptr, i8
+  %n7 = llvm.mlir.constant(7 : i64) : i64
+  "llvm.intr.memcpy"(%o, %arg0, %n7) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
   llvm.return
 }
