@@ -108,14 +108,16 @@ pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
 
 /// The largest alignment any access through `pointer` or a pointer derived
 /// from it (GEPs, casts, selects, block arguments) claims: a load's,
-/// store's or atomic's `alignment`, a memory intrinsic's `llvm.align` on
-/// the operand, a call's `llvm.align` on the argument; 1 when none claims
+/// store's `alignment`, a memory intrinsic's `llvm.align` on the operand,
+/// a call's `llvm.align` on the argument, an `llvm.intr.assume`'s "align"
+/// bundle; 1 when none claims
 /// one. A call's argument is followed into the body it runs where
 /// `callee_parameter` gives one (the parameter the operand becomes there,
 /// whose own `llvm.align` counts); a `byval` argument is only read. `None`
 /// when the pointer escapes to code this walk cannot read (a call it cannot
-/// follow, a store of the pointer, an integer made of it, an op it does not
-/// know), which may rely on any alignment the pointer really has. What a
+/// follow, a store of the pointer, an integer made of it, an atomic, an op
+/// it does not know, an assumption it cannot read), which may rely on any
+/// alignment the pointer really has. What a
 /// copy that replaces the memory behind `pointer` must be aligned to at
 /// least. (Linear: each derived pointer is visited once.)
 pub fn claimed_alignment<'c: 'a, 'a>(
@@ -144,7 +146,9 @@ pub fn claimed_alignment<'c: 'a, 'a>(
                     crate::ir::integer_attribute(op, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(1)
                 }
                 PointerUse::Write { .. } | PointerUse::CopySource => crate::kernel::operand_alignment(op, used.index),
-                PointerUse::Compare | PointerUse::Assume | PointerUse::DebugInfo => 1,
+                PointerUse::Compare | PointerUse::DebugInfo => 1,
+                // An "align" bundle claims an alignment too.
+                PointerUse::Assume => assumed_alignment(op, used.index)?,
                 // Kept in a slot of its own and read back (clang -O0): the
                 // loaded addresses are this one again.
                 PointerUse::Stored => {
@@ -182,4 +186,30 @@ fn parameter_alignment(parameter: Value) -> u64 {
         .and_then(|function| crate::kernel::parameter_integer(function, argument.argument_number(), "llvm.align"))
         .and_then(|a| u64::try_from(a).ok())
         .unwrap_or(1)
+}
+
+/// The alignment the `llvm.intr.assume` `assume` claims for its operand
+/// `index`: the constant of an "align" bundle the operand is the pointer of
+/// (with no offset, or a zero one); 1 for the operand of another bundle
+/// ("nonnull", say); `None` when that cannot be read.
+fn assumed_alignment(assume: melior::ir::OperationRef, index: usize) -> Option<u64> {
+    let sizes = crate::ir::i32_array_attribute(assume, "op_bundle_sizes")?;
+    let tags = crate::ir::array_elements(assume.attribute("op_bundle_tags").ok()?)?;
+    let mut start = 1; // after the condition
+    for (size, tag) in sizes.iter().zip(tags) {
+        let size = usize::try_from(*size).ok()?;
+        if (start..start + size).contains(&index) {
+            if crate::ir::string_value(tag)?.as_ref() != "align" {
+                return Some(1);
+            }
+            let operand = |at: usize| assume.operand_at(at).ok().and_then(crate::ir::constant_int);
+            // The pointer comes first; an offset, if any, last.
+            if index != start || (size > 2 && operand(start + 2)? != 0) {
+                return None;
+            }
+            return u64::try_from(operand(start + 1)?).ok().filter(|a| a.is_power_of_two());
+        }
+        start += size;
+    }
+    None
 }

@@ -34,6 +34,8 @@
 // SASS-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for overaligned_escapes
 // SASS-NEXT: 48 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for overaligned_assumed
+// SASS-NEXT: 48 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for overaligned_claimed
 // SASS-NEXT: 48 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for overaligned_written
@@ -65,6 +67,8 @@
 // SASS-LLC-LABEL: Function properties for overaligned_to_body
 // SASS-LLC-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for overaligned_escapes
+// SASS-LLC-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for overaligned_assumed
 // SASS-LLC-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for overaligned_claimed
 // SASS-LLC-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -151,6 +155,21 @@ llvm.func ptx_kernelcc @overaligned_claimed(%arg0: !llvm.ptr {llvm.align = 8 : i
   %w = llvm.load %arg0 {alignment = 32 : i64} : !llvm.ptr -> vector<16xf16>
   %o = llvm.getelementptr %out[16] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f16
   llvm.store %w, %o {alignment = 32 : i64} : vector<16xf16>, !llvm.ptr<1>
+  llvm.return
+}
+// So does an assumption: an "align" bundle that says 32 is a claim too
+// (48 bytes; llc's 32 come from a copy 8-aligned against it).
+// CHECK-LABEL: llvm.func ptx_kernelcc @overaligned_assumed(
+// CHECK: llvm.alloca %{{.*}} x vector<16xf16> {alignment = 32 : i64}
+llvm.func ptx_kernelcc @overaligned_assumed(%arg0: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = vector<16xf16>}, %i: i32, %h: f16, %out: !llvm.ptr<1>) {
+  %true = llvm.mlir.constant(true) : i1
+  %c32 = llvm.mlir.constant(32 : i64) : i64
+  llvm.intr.assume %true ["align"(%arg0, %c32 : !llvm.ptr, i64)] : i1
+  %p = llvm.getelementptr %arg0[2] : (!llvm.ptr) -> !llvm.ptr, f16
+  llvm.store %h, %p {alignment = 2 : i64} : f16, !llvm.ptr
+  %q = llvm.getelementptr %arg0[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f16
+  %v = llvm.load volatile %q {alignment = 2 : i64} : !llvm.ptr -> f16
+  llvm.store %v, %out {alignment = 2 : i64} : f16, !llvm.ptr<1>
   llvm.return
 }
 // An address that escapes (to an external function) keeps the alignment
