@@ -106,6 +106,32 @@ pub fn classify_pointer_use<'c, 'a>(used: Use<'c, 'a>) -> PointerUse<'c, 'a> {
     }
 }
 
+/// The alignment of the local copy of a `byval` parameter whose type is
+/// aligned to `type_align`, declared aligned to `declared` (its
+/// `llvm.align`), whose `.param` is aligned to `at_most`, and through which
+/// the code's accesses claim `claimed()` (`None`: the address escapes).
+///
+/// llc aligns its copy to the declared alignment (the type's when none is
+/// declared): a `.param .align 32` copied into a 32-aligned slot makes
+/// ptxas pad the frame where 8 would do (issue 41's rule B). ptxcc does so
+/// where it sees every access, keeping what they claim (a load that says
+/// 32 reads a 32-aligned copy); where the address escapes, the code it
+/// reaches may rely on the alignment the `.param` really had, and the copy
+/// keeps that (llc's copy does not: a callee's `ld.v4` can find it
+/// misaligned).
+pub fn copy_alignment(
+    type_align: u64,
+    declared: Option<u64>,
+    at_most: u64,
+    claimed: impl FnOnce() -> Option<u64>,
+) -> u64 {
+    let wanted = declared.unwrap_or(type_align).max(1);
+    if wanted >= at_most {
+        return at_most;
+    }
+    claimed().map_or(at_most, |claimed| wanted.max(claimed).min(at_most))
+}
+
 /// The largest alignment any access through `pointer` or a pointer derived
 /// from it (GEPs, casts, selects, block arguments) claims: a load's,
 /// store's `alignment`, a memory intrinsic's `llvm.align` on the operand,

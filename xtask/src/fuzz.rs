@@ -14,11 +14,7 @@ use crate::{exec, llvm, workspace};
 pub fn run(options: &FuzzOptions) -> Result<(), String> {
     llvm::ensure_llvm(options.install)?;
     let root = workspace::root();
-    exec::run_streaming(
-        Command::new(workspace::cargo())
-            .args(["build", "--release", "-p", "ptxcc", "--bin", "ptxcc-opt"])
-            .current_dir(&root),
-    )?;
+    workspace::build_release_driver()?;
     let out = options.out.clone().unwrap_or_else(|| workspace::target_dir().join("fuzz").display().to_string());
     let script = if options.cuda { "test/fuzz/fuzz_cuda.py" } else { "test/fuzz/fuzz.py" };
     let mut fuzz = Command::new("python3");

@@ -14,11 +14,7 @@ use crate::{exec, llvm, nvidia, workspace};
 pub fn run(options: &RealworldOptions) -> Result<(), String> {
     llvm::ensure_llvm(options.install)?;
     let root = workspace::root();
-    exec::run_streaming(
-        Command::new(workspace::cargo())
-            .args(["build", "--release", "-p", "ptxcc", "--bin", "ptxcc-opt"])
-            .current_dir(&root),
-    )?;
+    workspace::build_release_driver()?;
     let nvidia = nvidia::ensure(&root, options.install).ok_or("NVIDIA's ptxas is needed and not available")?;
     warp::ensure(&root, options.install, Corpus::Full).ok_or("NVIDIA Warp's corpus is needed and not available")?;
     let out = options.out.clone().unwrap_or_else(|| workspace::target_dir().join("warp").display().to_string());

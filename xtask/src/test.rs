@@ -94,9 +94,7 @@ fn run_steps(options: &TestOptions, timings: &mut Timings) -> Result<(), StepFai
     // The same suite against an optimised driver: undefined behaviour in
     // unsafe FFI code (a dangling reference, say) can pass in debug builds
     // and crash in release ones, which is what users and the benchmark run.
-    timings.time("release build", || {
-        exec::run_streaming(cargo(&root).args(["build", "--release", "-p", "ptxcc", "--bin", "ptxcc-opt"]))
-    })?;
+    timings.time("release build", || workspace::build_release_driver())?;
     timings.time("lit (release)", || {
         run_lit(&toolchain, &root, &workspace::ptxcc_opt_release(), &plugin, nvidia.as_deref())
     })?;

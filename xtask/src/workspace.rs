@@ -42,6 +42,15 @@ pub fn ptxcc_opt_release() -> PathBuf {
     target_dir().join("release").join("ptxcc-opt")
 }
 
+/// Builds [`ptxcc_opt_release`] (what `test`, `fuzz` and `realworld` run).
+pub fn build_release_driver() -> Result<(), String> {
+    crate::exec::run_streaming(
+        std::process::Command::new(cargo())
+            .args(["build", "--release", "-p", "ptxcc", "--bin", "ptxcc-opt"])
+            .current_dir(root()),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -102,7 +102,7 @@ pub struct ArgumentPlan<'c, 'a> {
     pub size: u64,
     /// The alignment of its `.param`: what param-space reads may assume.
     pub alignment: u64,
-    /// The alignment of a local copy ([`copy_alignment`]).
+    /// The alignment of a local copy ([`crate::pointer_uses::copy_alignment`]).
     pub local_alignment: u64,
     /// Pointers derived from the parameter.
     pub nodes: Vec<Node<'c, 'a>>,
@@ -247,10 +247,12 @@ pub fn plan_argument<'c, 'a>(
         (None, None) => Strategy::ParamSpace,
     };
     if plan.strategy == Strategy::Copy {
-        plan.local_alignment =
-            copy_alignment(context.layout.abi_align(&ty), declared_align, plan.local_alignment, || {
-                crate::pointer_uses::claimed_alignment(value, |call, operand| readonly.callee_parameter(call, operand))
-            });
+        plan.local_alignment = crate::pointer_uses::copy_alignment(
+            context.layout.abi_align(&ty),
+            declared_align,
+            plan.local_alignment,
+            || crate::pointer_uses::claimed_alignment(value, |call, operand| readonly.callee_parameter(call, operand)),
+        );
         if let Some(Action::ParamView(cast, _)) = plan.actions.iter().find(|a| matches!(a, Action::ParamView(..))) {
             return Err(vec![Problem {
                 location: cast.location(),
@@ -277,32 +279,6 @@ pub fn plan_argument<'c, 'a>(
         }]);
     }
     Ok(plan)
-}
-
-/// The alignment of the local copy of a `byval` parameter whose type is
-/// aligned to `type_align`, declared aligned to `declared` (its
-/// `llvm.align`), whose `.param` is aligned to `at_most`, and through which
-/// the code's accesses claim `claimed()` (`None`: the address escapes).
-///
-/// llc aligns its copy to the declared alignment (the type's when none is
-/// declared): a `.param .align 32` copied into a 32-aligned slot makes
-/// ptxas pad the frame where 8 would do (issue 41's rule B). ptxcc does so
-/// where it sees every access, keeping what they claim (a load that says
-/// 32 reads a 32-aligned copy); where the address escapes, the code it
-/// reaches may rely on the alignment the `.param` really had, and the copy
-/// keeps that (llc's copy does not: a callee's `ld.v4` can find it
-/// misaligned).
-pub fn copy_alignment(
-    type_align: u64,
-    declared: Option<u64>,
-    at_most: u64,
-    claimed: impl FnOnce() -> Option<u64>,
-) -> u64 {
-    let wanted = declared.unwrap_or(type_align).max(1);
-    if wanted >= at_most {
-        return at_most;
-    }
-    claimed().map_or(at_most, |claimed| wanted.max(claimed).min(at_most))
 }
 
 /// `file:line:col` of a location (the first inside a name, call-site or

@@ -295,5 +295,5 @@ fn copy_alignment_follows_the_declaration_and_the_claims(
     #[case] claimed: Option<u64>,
     #[case] expected: u64,
 ) {
-    assert_eq!(analysis::copy_alignment(type_align, declared, at_most, || claimed), expected);
+    assert_eq!(crate::pointer_uses::copy_alignment(type_align, declared, at_most, || claimed), expected);
 }

@@ -74,7 +74,7 @@ pub fn copy_written_byval<'c, 'a>(
         let declared = parameter_integer(func, index, "llvm.align").and_then(|a| u64::try_from(a).ok());
         let type_align = layout.abi_align(&abi);
         let at_most = declared.unwrap_or(1).max(type_align);
-        let align = crate::lower_struct_args::analysis::copy_alignment(type_align, declared, at_most, || {
+        let align = crate::pointer_uses::copy_alignment(type_align, declared, at_most, || {
             crate::pointer_uses::claimed_alignment(argument, |_, _| None)
         }) as i64;
         let context = context_of(func);
