@@ -89,6 +89,14 @@ Options:
                           left alone; an attribute group left empty gets the
                           meaningless string attribute "compare-local-stripped")
     --markdown            print the table as markdown
+    --against-flow-a      with flow a and flow b or c: a kernel is also WORSE
+                          when, with ptxcc in flow b or c, its stack + spill
+                          bytes exceed its own with ptxcc in flow a or nvcc's,
+                          or its SASS instructions exceed 1.25 times and 32
+                          more than its own in flow a (ptxcc before LLVM's
+                          optimizer must get flow a's results, not only beat
+                          llc's; a few instructions of a small kernel's -O0
+                          shape are not judged)
 """
 
 import argparse
@@ -257,6 +265,28 @@ def print_table(header, rows, markdown):
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
 
 
+def against_flow_a(by_flow):
+    """The kernels of flows b and c that do worse with ptxcc than in flow a
+    (--against-flow-a), each printed; returns how many."""
+    found = 0
+    for (flow, path, name), (local, sass, nvcc_local) in sorted(by_flow.items()):
+        if flow == "a" or ("a", path, name) not in by_flow:
+            continue
+        local_a, sass_a, _ = by_flow[("a", path, name)]
+        why = []
+        if local > local_a:
+            why.append(f"stack + spills {local} bytes, {local_a} in flow a")
+        if nvcc_local is not None and local > nvcc_local:
+            why.append(f"stack + spills {local} bytes, nvcc's {nvcc_local}")
+        if sass is not None and sass_a is not None and sass > 1.25 * sass_a and sass > sass_a + 32:
+            why.append(f"{sass} SASS instructions, {sass_a} in flow a")
+        if why:
+            found += 1
+            print(f"WORSE than flow a: {os.path.basename(path)}: flow {flow}: {name}: {'; '.join(why)}",
+                  file=sys.stderr)
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Compare kernels compiled without and with ptxcc (and by nvcc), by ptxas's figures.",
@@ -273,6 +303,7 @@ def main():
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--strict-ptx", action="store_true")
     parser.add_argument("--no-nvcc", action="store_true")
+    parser.add_argument("--against-flow-a", action="store_true")
     args = parser.parse_args()
     flows = args.flow or ["a"]
     tools = find_tools()
@@ -287,6 +318,9 @@ def main():
     # Totals per column of ptxas figures, llc / ptxcc / whole / nvcc.
     totals = {key: [0, 0, 0, 0] for key in ("regs", "stack", "spills", "sass")}
     nvcc_cache = {}
+    # Kernels' stack + spills and SASS with ptxcc, and nvcc's stack + spills,
+    # per (flow, file, kernel), for --against-flow-a.
+    by_flow = {}
     with tempfile.TemporaryDirectory(prefix="compare.") as tmp:
         for flow in flows:
             for path in args.files:
@@ -354,6 +388,10 @@ def main():
                         for i, value in enumerate(values):
                             totals[key][i] += value or 0
 
+                    if is_kernel and figures[1] is not None:
+                        nvcc_local = None if figures[3] is None else figures[3].stack + figures[3].spills
+                        by_flow[(flow, path, name)] = (figures[1].stack + figures[1].spills, figures[1].sass,
+                                                       nvcc_local)
                     regressed = False
                     if args.strict and figures[0] is not None:
                         regressed = any(f is not None and costs_more(figures[0], f, args.chip) for f in figures[1:3])
@@ -378,6 +416,9 @@ def main():
                     rows.append([flow, os.path.basename(path), label, cell(regs) if is_kernel else "",
                                  cell(stack), cell(spills), cell(sass), ptx_cell(0), ptx_cell(1), ptx_cell(3),
                                  ptx_cell(2), "WORSE" if regressed else ""])
+
+    if args.against_flow_a:
+        worse += against_flow_a(by_flow)
 
     print("columns: llc / ptxcc / ptxcc whole-program / nvcc" + ("" if tools.ptxas else
                                                                   " (no ptxas: SASS figures missing)"))

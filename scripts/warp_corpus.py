@@ -496,6 +496,9 @@ class Outcome:
     ptxas: list = field(default_factory=list)
     worse: list = field(default_factory=list)
     diffexec: list = field(default_factory=list)
+    # Kernels given more registers than llc gives them without less stack +
+    # spills (not a failure: information for issue 41), each a line.
+    registers: list = field(default_factory=list)
     verdicts: dict = field(default_factory=dict)
     functions: int = 0
     llc: Totals = field(default_factory=Totals)
@@ -576,6 +579,10 @@ def check_module(task):
                 if mine.stack + mine.spills > figures.stack + figures.spills:
                     outcome.worse.append(f"{function}: stack + spills {figures.stack} + {figures.spills} -> "
                                          f"{mine.stack} + {mine.spills} bytes")
+                elif figures.kernel and (mine.registers or 0) > (figures.registers or 0) \
+                        and mine.stack + mine.spills == figures.stack + figures.spills:
+                    outcome.registers.append(f"{name}: {function}: registers {figures.registers} -> "
+                                             f"{mine.registers}, stack + spills {figures.stack + figures.spills}")
     if not args.no_diffexec and not outcome.pipeline and not outcome.skipped:
         diffexec(ll, work, args, outcome, env)
     outcome.seconds = time.time() - start
@@ -855,6 +862,11 @@ def print_summary(index, outcomes, selected, opts, seconds, verbose=False):
         print(f"warp -O{opt}: ptxas totals llc / ptxcc: stack {llc_totals.stack} / {ptxcc_totals.stack} bytes, "
               f"spills {llc_totals.spills} / {ptxcc_totals.spills} bytes, kernel registers "
               f"{llc_totals.registers} / {ptxcc_totals.registers}")
+        more = [line for o in mine for line in o.registers]
+        print(f"warp -O{opt}: kernels with more registers than llc alone for the same stack + spills: {len(more)}")
+        if verbose:
+            for line in more:
+                print(f"warp -O{opt}:   {line}")
         failures += len(pipeline) + len(ptxas) + worse + diff
     same = sum(o.verdicts.get("same", 0) for o in outcomes)
     print(f"warp: {failures} failures; {same} kernels run the same ({seconds:.0f} s)")

@@ -129,14 +129,15 @@ mod tests {
 
     /// `unsafe` lives in the IR module and the shim; elsewhere only these
     /// documented exceptions (file, number of `unsafe` keywords in code):
-    /// work on the context's thread pool (`parallel_chunks`: planning, and
-    /// lower-struct-args' kernels, each chunk changing only its own),
+    /// work on the context's thread pool (`parallel_chunks`: planning,
+    /// lower-struct-args' kernels and the promotion of scalar slots, each
+    /// chunk changing only its own functions),
     /// the driver's verifier thread, and glibc's `mallopt` (its declaration
     /// and its call).
     #[test]
     fn unsafe_stays_in_the_ir_module_and_the_shim() {
         let allowed = [
-            ("conversions/src/lower_struct_args.rs", 1),
+            ("conversions/src/lower_struct_args.rs", 2),
             ("conversions/src/lower_struct_args/device/rewrite.rs", 2),
             ("conversions/src/lower_struct_args/external.rs", 1),
             ("conversions/src/lower_struct_args/rounds.rs", 2),
@@ -159,7 +160,7 @@ mod tests {
             "unsafe outside conversions/src/ir and the shim: add a safe function to the IR module instead:\n{}",
             offenders.join("\n")
         );
-        assert!(total <= 10, "{total} unsafe blocks outside the IR module and the shim");
+        assert!(total <= 11, "{total} unsafe blocks outside the IR module and the shim");
     }
 
     /// LLVM op names are spelled in the IR module only (`LlvmOp` and its

@@ -19,12 +19,16 @@
 //!   space 5, one cast back to generic; space-5 allocas left alone), for
 //!   backends that handle it;
 //! - allocas in other specific spaces are left alone;
-//! - the slots of the entry block move to its top, keeping their order:
-//!   `llc`'s SROA only looks at allocas in the entry block, and finds them
-//!   there after `llc` has split that block (it expands some copies into
-//!   loops first). A slot of another block stays there, as in the input
-//!   `llc` alone gets: `llc`'s NVPTXAllocaHoisting moves it to the entry
-//!   block after its SROA has run (`hoist-allocas=true` moves them all, as
+//! - a slot of the entry block below an op that may become a loop (a large
+//!   copy, which `llc` expands into a loop before its SROA, splitting the
+//!   block; a `ptxcc.copy_param`) moves above the first such op, keeping
+//!   the slots' order: `llc`'s SROA only looks at allocas left in the
+//!   entry block. Any other slot stays where it is: `llc` computes a slot's
+//!   local address where the alloca stands, and one moved to the top was
+//!   live across the calls above it (ptxas spilled it). A slot of another
+//!   block stays there, as in the input `llc` alone gets: `llc`'s
+//!   NVPTXAllocaHoisting moves it to the entry block after its SROA has run
+//!   (`hoist-allocas=true` moves them all to the top of the entry block, as
 //!   seed 004 says);
 //! - lifetime markers and debug records keep naming the alloca itself;
 //! - a dynamic alloca (its size is not a constant) is left to `llc`, which
@@ -108,13 +112,14 @@ declare_pass! {
             "false",
             "allocas in address space 5 as seed 004 says (llc 22.1 miscompiles them); default: generic alloca + local view"
         ),
-        /// Hoist the constant-size allocas of every block to the entry block
-        /// (seed 004); by default only the entry block's slots move (to its
-        /// top) and `llc` hoists the others after its SROA.
+        /// Hoist the constant-size allocas of every block to the top of the
+        /// entry block (seed 004); by default a slot of the entry block
+        /// moves only above an op that may become a loop, and `llc` hoists
+        /// the others after its SROA.
         pub hoist_allocas: bool = option(
             "hoist-allocas",
             "false",
-            "hoist constant-size allocas of every block to the entry block as seed 004 says; default: only the entry block's move to its top (llc hoists the others after its SROA)"
+            "hoist constant-size allocas of every block to the top of the entry block as seed 004 says; default: an entry-block slot moves only above a copy that may become a loop (llc hoists the others after its SROA)"
         ),
         /// Whether LLVM's optimizer runs on the output before `llc`: then the
         /// slots stay as they are (dynamic ones are still checked), for `llc`
@@ -189,18 +194,16 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         return Ok(());
     }
     let Some(entry) = crate::kernel::entry_block(func) else { return Ok(()) };
-    // The slots of the entry block (all of them with `hoist-allocas`) go
-    // to its top, in order: before the first op that is neither one of them
-    // nor a constant (the loop below erases only those). llc expands some
-    // copies into loops before its SROA, splitting the entry block; SROA
-    // only looks at the allocas left in it, so a slot below such a copy was
-    // never promoted (fuzz seed 71).
-    let hoisted = |alloca: &OperationRef| options.hoist_allocas || alloca.block().is_some_and(|b| b == entry);
+    // With `hoist-allocas`, every slot goes to the top of the entry block,
+    // in order: before the first op that is neither one of them nor a
+    // constant (the loop below erases only those).
+    let hoisted = |alloca: &OperationRef| options.hoist_allocas && alloca.block().is_none_or(|b| b != entry);
     let mut anchor = entry.first_operation();
     while let Some(op) = anchor.filter(|op| targets.contains(op) || LlvmOp::of(*op) == LlvmOp::Constant) {
         anchor = op.next_in_block();
     }
     let Some(entry_anchor) = anchor else { return Ok(()) };
+    let entry_anchors = entry_slot_anchors(entry, &targets, entry_anchor, options.hoist_allocas);
     let context = context_of(func);
     let local = pointer_type(context, address_space::LOCAL);
     let generic = pointer_type(context, address_space::GENERIC);
@@ -226,7 +229,9 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         // NVPTXAllocaHoisting moves it after SROA has run, and moving it
         // before let SROA split it otherwise than llc alone does (fuzz seed
         // 11518: one byte more).
-        let (block, anchor) = if hoisted(&alloca) {
+        let (block, anchor) = if let Some(anchor) = entry_anchors.get(&alloca.to_raw().ptr) {
+            (entry, *anchor)
+        } else if hoisted(&alloca) {
             (entry, entry_anchor)
         } else {
             let Some(block) = alloca.block() else { continue };
@@ -277,6 +282,60 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     // The slots are all replaced; nothing reads the old ones after.
     rewriter.flush();
     Ok(())
+}
+
+/// Where each slot of the entry block `entry` goes (its replacement is
+/// placed before the op named). llc expands some copies into loops before
+/// its SROA, splitting the entry block, and SROA only looks at the allocas
+/// left in it: a slot below such a copy was never promoted (fuzz seed 71).
+/// So a slot below the first op that may split the block moves above it,
+/// in order; any other stays where it is: at the top, its local address
+/// (which llc computes where the alloca stands) was live across the calls
+/// before it, and ptxas spilled it (issue 41, rule D: 12 -> 28 bytes of
+/// spills). With `hoist-allocas` every slot goes to `top`, as seed 004 says.
+fn entry_slot_anchors<'c, 'a>(
+    entry: melior::ir::BlockRef<'c, 'a>,
+    targets: &[OperationRef<'c, 'a>],
+    top: OperationRef<'c, 'a>,
+    hoist_all: bool,
+) -> crate::ir::HashMap<*mut std::ffi::c_void, OperationRef<'c, 'a>> {
+    let mut anchors = crate::ir::HashMap::default();
+    let mut splitter = None;
+    let mut next = entry.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if targets.contains(&op) {
+            let anchor = if hoist_all { top } else { splitter.unwrap_or(op) };
+            anchors.insert(op.to_raw().ptr, anchor);
+        } else if splitter.is_none() && may_become_a_loop(op) {
+            splitter = Some(op);
+        }
+    }
+    anchors
+}
+
+/// Whether llc (NVPTXLowerAggrCopies, before its SROA) or the conversion
+/// (`ptxcc.copy_param`) may expand `op` into a loop: a memory intrinsic of
+/// a length that is not a constant of at most 128 bytes, a store of an
+/// aggregate above 128 bytes, a copy of a `byval` parameter.
+fn may_become_a_loop(op: OperationRef) -> bool {
+    /// llc's `MaxAggrCopySize`.
+    const LARGEST_INLINE_COPY: i64 = 128;
+    if crate::ir::op_name(op) == "ptxcc.copy_param" {
+        return true;
+    }
+    if let Some(intrinsic) = crate::ir::MemIntrinsic::of(op) {
+        return intrinsic.constant_length().is_none_or(|length| length > LARGEST_INLINE_COPY);
+    }
+    if LlvmOp::of(op) == LlvmOp::Store {
+        let stored = melior::ir::operation::OperationLike::operand(&op, 0)
+            .ok()
+            .and_then(|value| crate::abi::mlir::abi_type(value.r#type()).ok());
+        return stored.is_some_and(|abi| {
+            abi.is_aggregate() && crate::abi::DataLayout::nvptx64().store_size(&abi) > LARGEST_INLINE_COPY as u64
+        });
+    }
+    false
 }
 
 /// The result of a newly inserted op that has exactly one.

@@ -237,6 +237,9 @@ fn lower_module<'c, 'a>(
         ptxcc_dialect::attributes::OPT_BYVAL,
         BoolAttribute::new(context, options.opt_byval).into(),
     );
+    if options.opt_byval {
+        promote_scalar_slots(module, options);
+    }
     let layout = DataLayout::default();
     let mut targets = TargetCache::default();
     let symbols = lower_device_functions(module, options, &layout, rewriter);
@@ -320,6 +323,36 @@ fn lower_module<'c, 'a>(
     Ok(summary)
 }
 
+/// Where LLVM's optimizer runs after ptxcc (`llvm-opt-after`), promotes
+/// each function's scalar stack slots to SSA values first, as the
+/// optimizer's mem2reg will ([`ptxcc_shim::promote_memory_slots`]):
+/// unoptimized input (an MLIR compiler's, clang's -O0) keeps a pointer to a
+/// `byval` parameter, a loop counter or an index in a slot, where the
+/// analyses below would take the stored pointer for an escape and
+/// promote-local-arrays could not count the loop. What the optimizer does
+/// anyway, done before ptxcc decides instead of after. (Aggregates stay:
+/// MLIR's sroa rewrote a field of a packed struct at the wrong offset. With
+/// `opt-byval=false` the pass changes nothing, this included.)
+fn promote_scalar_slots(module: OperationRef, options: &LowerStructArgsOptions) {
+    let functions: Vec<_> = module_functions(module)
+        .into_iter()
+        .filter(|func| crate::kernel::has_body(*func) && options.llvm_opt_after.applies_to(*func))
+        .collect();
+    if functions.is_empty() {
+        return;
+    }
+    let promote = |chunk: &[OperationRef]| {
+        for func in chunk {
+            ptxcc_shim::promote_memory_slots(func.to_raw());
+        }
+        Vec::<()>::new()
+    };
+    // SAFETY: each chunk changes only the bodies of its own functions
+    // (slots are function-local), and reads nothing outside them but the
+    // module's data layout.
+    unsafe { crate::ir::parallel_chunks(module, &functions, promote) };
+}
+
 /// Problems, each at its location.
 type Problems<'c> = Vec<(melior::ir::Location<'c>, String)>;
 
@@ -341,8 +374,9 @@ fn lower_kernel<'c, 'a>(
     if options.llvm_opt_after.applies_to(func) {
         // LLVM's optimizer comes next: what it can still improve (a copy it
         // would delete, an escape it would prove harmless) is left for llc
-        // to decide after it; reads at known places are lowered.
-        plans.retain(reads_at_known_places);
+        // to decide after it; reads at known places and the copies of
+        // written parameters are lowered.
+        plans.retain(lowered_before_the_optimizer);
     }
     rewrite_arguments(func, &plans, rewriter);
     Ok(plans.iter().map(|plan| (plan.index, plan.strategy)).collect())
@@ -397,13 +431,23 @@ fn plan_kernel<'c, 'a>(
     }
 }
 
-/// Whether every use of the parameter in `plan` reads it at a place known
-/// here (param-space loads and views), with no copy, no `memcpy` from it and
-/// no generic address: what LLVM's optimizer handles as well on the lowered
-/// form as on the original.
-fn reads_at_known_places(plan: &ArgumentPlan) -> bool {
-    plan.strategy == Strategy::ParamSpace
-        && !plan.actions.iter().any(|action| matches!(action, Action::CopyFrom { .. }))
+/// Whether the plan `plan` is lowered where LLVM's optimizer comes next:
+/// every use reads the parameter at a place known here (param-space loads
+/// and views, no `memcpy` from it, no generic address), which the optimizer
+/// handles as well on the lowered form as on the original; or the kernel
+/// writes the parameter, so that a copy is made whatever the optimizer
+/// proves, and ptxcc's copy is better than the one llc makes after it:
+/// promote-local-arrays sees it (a copy written at a dynamic index becomes
+/// registers), and above `inline-copy-threshold` it is a loop of the
+/// widest access the alignment allows, where LLVM expands a memcpy above
+/// 128 bytes into a loop of single bytes for NVPTX. An escape alone is
+/// left: inlining may show the callee only reads.
+fn lowered_before_the_optimizer(plan: &ArgumentPlan) -> bool {
+    match plan.strategy {
+        Strategy::ParamSpace => !plan.actions.iter().any(|action| matches!(action, Action::CopyFrom { .. })),
+        Strategy::Copy => plan.escape.as_ref().is_some_and(|escape| escape.write),
+        Strategy::CastOnly => false,
+    }
 }
 
 impl LowerStructArgsOptions {

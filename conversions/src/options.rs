@@ -251,7 +251,7 @@ impl OptionValue for LlvmOptAfter {
 
 impl LlvmOptAfter {
     /// The option's description, shared by every pass that has it.
-    pub const DESCRIPTION: &'static str = "LLVM's optimizer runs on the output before llc (MLIR compilers, gpu-module-to-binary): lower only byval parameters read at known places and leave the rest for llc to decide after optimization; auto = inside a gpu.module whose #nvvm.target has O > 0";
+    pub const DESCRIPTION: &'static str = "LLVM's optimizer runs on the output before llc (MLIR compilers, gpu-module-to-binary): promote scalar stack slots first (MLIR's mem2reg), lower byval parameters read at known places or written, and leave escapes for llc to decide after optimization; auto = inside a gpu.module whose #nvvm.target has O > 0";
 
     /// Parses the option's value (`auto`, or a boolean).
     pub fn parse(pass: &'static str, name: &str, value: Option<&str>) -> Result<Self, OptionError> {

@@ -215,9 +215,11 @@ fn only_loaded(pointer: Value) -> bool {
 
 /// Whether `pointer` (a `byval` parameter) is written, and every use of
 /// it (through GEPs with constant indices) is a non-volatile, non-atomic load or store at a
-/// constant offset, a lifetime marker or a debug record (with `calls`, also
-/// an operand of a call, which `lower-struct-args` may make a load of its
-/// value): a copy of it in a slot of its own is a slot SROA promotes.
+/// constant offset, the source of a non-volatile copy of constant length
+/// (clang -O0 returns a parameter it updated by copying it out), a
+/// lifetime marker or a debug record (with `calls`, also an operand of a
+/// call, which `lower-struct-args` may make a load of its value): a copy
+/// of it in a slot of its own is a slot SROA promotes.
 pub fn written_at_constant_offsets(pointer: Value, calls: bool) -> bool {
     let mut written = false;
     let mut work = vec![pointer];
@@ -231,6 +233,9 @@ pub fn written_at_constant_offsets(pointer: Value, calls: bool) -> bool {
                 }
                 (LlvmOp::Load, 0) if plain => {}
                 (LlvmOp::Store, 1) if plain => written = true,
+                (LlvmOp::Memcpy | LlvmOp::MemcpyInline | LlvmOp::Memmove, 1)
+                    if crate::ir::MemIntrinsic::of(op)
+                        .is_some_and(|copy| !copy.is_volatile() && copy.constant_length().is_some()) => {}
                 (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
                 (LlvmOp::Call, _) if calls => {}
                 (kind, _) if kind.is_debug_info() => {}

@@ -9,7 +9,10 @@
 //     marked the old way, through `!nvvm.annotations` (LLVM's parser upgrades
 //     those to `ptx_kernel` and parameter attributes, which we then keep);
 //   * run LLVM's NVPTX backend on the translated module, as
-//     `mlir-translate --mlir-to-llvmir | llc -mcpu=CHIP -mattr=+ptxNN` does.
+//     `mlir-translate --mlir-to-llvmir | llc -mcpu=CHIP -mattr=+ptxNN` does;
+//   * give the inline assembly of a translated module back the call
+//     attributes MLIR's `llvm.inline_asm` does not keep (see
+//     `ptxccRestoreInlineAsmAttributes`).
 // Errors become MLIR diagnostics with locations; nothing here aborts on bad
 // input.
 //
@@ -35,6 +38,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Metadata.h"
@@ -402,6 +407,51 @@ MlirOperation ptxccImportLLVMIR(MlirContext context, MlirStringRef source,
   return wrap(imported.release().getOperation());
 }
 
+/// MLIR's `llvm.inline_asm` keeps none of the call's attributes: imported
+/// from clang's CUDA device code and translated back, a conversion such as
+/// `cvt.f32.f16` became a call LLVM must assume reads and writes any memory
+/// and may be moved across control flow, where clang's is `convergent
+/// nounwind memory(none)`; llc merged two conversions of one value in the
+/// input and no longer did (Warp's float16 kernels: up to 32 registers
+/// more). Puts back what MLIR's semantics of the op allow: `convergent`
+/// always (clang marks all device inline assembly so, and it only forbids
+/// moves), `nounwind` where the assembly cannot unwind, and `memory(none)`
+/// where it has no side effects, no memory operand and no memory clobber
+/// (MLIR: "only the operands of the op may be read, written").
+void ptxccRestoreInlineAsmAttributes(llvm::Module &module) {
+  for (llvm::Function &function : module) {
+    for (llvm::Instruction &instruction : llvm::instructions(function)) {
+      auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+      if (!call || !call->isInlineAsm())
+        continue;
+      auto *assembly = llvm::cast<llvm::InlineAsm>(call->getCalledOperand());
+      call->addFnAttr(llvm::Attribute::Convergent);
+      if (!assembly->canThrow())
+        call->addFnAttr(llvm::Attribute::NoUnwind);
+      if (assembly->hasSideEffects())
+        continue;
+      bool memory = false;
+      for (const llvm::InlineAsm::ConstraintInfo &info :
+           assembly->ParseConstraints()) {
+        if (info.isIndirect)
+          memory = true;
+        for (const std::string &code : info.Codes) {
+          // Registers (NVPTX's classes and named ones), immediates and
+          // tied operands; anything else may name memory.
+          bool registerOrImmediate =
+              (code.size() == 1 && StringRef("hrlfdcbqni").contains(code[0])) ||
+              (!code.empty() && llvm::all_of(code, llvm::isDigit)) ||
+              (code.size() > 2 && code.front() == '{' && code != "{memory}");
+          if (!registerOrImmediate)
+            memory = true;
+        }
+      }
+      if (!memory)
+        call->setDoesNotAccessMemory();
+    }
+  }
+}
+
 /// Receives a chunk of text.
 typedef void (*PtxccLLVMStringCallback)(MlirStringRef text, void *userData);
 
@@ -426,6 +476,7 @@ bool ptxccEmitPTX(MlirOperation module, MlirStringRef cpu,
       translateModuleToLLVMIR(op, llvmContext);
   if (!llvmModule)
     return false;
+  ptxccRestoreInlineAsmAttributes(*llvmModule);
   llvm::Triple triple = llvmModule->getTargetTriple();
   if (triple.getArch() == llvm::Triple::UnknownArch)
     triple = llvm::Triple("nvptx64-nvidia-cuda");

@@ -23,7 +23,9 @@
 //   * build or read an integer attribute wider than 64 bits (the C API goes
 //     through `int64_t`: an `i128` -4 became 2^64 - 4, 2^65 read as 0);
 //   * verify one op without reporting what is wrong to the user (an
-//     optimization checks its own output and falls back on failure).
+//     optimization checks its own output and falls back on failure);
+//   * run MLIR's mem2reg on chosen slots of one function (the pass runs on
+//     every slot of every function under its anchor, and only as a pass).
 // (LLVM IR input and PTX output, which need LLVM itself, are in
 // ptxcc_llvm.cpp.)
 // Each function below does one of those and calls back into Rust. No
@@ -54,6 +56,10 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/MemorySlotInterfaces.h"
+#include "mlir/Transforms/Mem2Reg.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -286,6 +292,10 @@ void ptxccContextSetPrintOpOnDiagnostic(MlirContext context, bool enable) {
   unwrap(context)->printOpOnDiagnostic(enable);
 }
 
+/// Gives inline assembly the call attributes MLIR does not keep (in
+/// ptxcc_llvm.cpp).
+void ptxccRestoreInlineAsmAttributes(llvm::Module &module);
+
 /// Translates `module` to LLVM IR and hands its text to `callback`. Returns
 /// false (after the errors went to the context's handlers) on failure.
 bool ptxccTranslateToLLVMIR(MlirOperation module, PtxccStringCallback callback,
@@ -295,6 +305,7 @@ bool ptxccTranslateToLLVMIR(MlirOperation module, PtxccStringCallback callback,
       translateModuleToLLVMIR(unwrap(module), llvmContext);
   if (!llvmModule)
     return false;
+  ptxccRestoreInlineAsmAttributes(*llvmModule);
   std::string text;
   llvm::raw_string_ostream os(text);
   llvmModule->print(os, nullptr);
@@ -600,6 +611,70 @@ bool ptxccDiagnosticVerifierFinish(PtxccDiagnosticVerifier *verifier,
   callback(wrap(llvm::StringRef(verifier->report)), userData);
   delete verifier;
   return ok;
+}
+
+/// Whether every use of `alloca` loads or stores the whole slot as the
+/// type it allocates (non-volatile, non-atomic; the slot is the address,
+/// never the stored value), or is a debug record or lifetime marker of it:
+/// the slots whose promotion is the textbook one. (MLIR's mem2reg also
+/// promotes through loads and stores of other types, and its sroa splits
+/// aggregates; sroa rewrote a field of a packed struct at the wrong offset,
+/// so neither is asked to.)
+static bool isPlainScalarSlot(LLVM::AllocaOp alloca) {
+  Type element = alloca.getElemType();
+  if (isa<LLVM::LLVMStructType, LLVM::LLVMArrayType>(element))
+    return false;
+  for (OpOperand &use : alloca.getResult().getUses()) {
+    Operation *user = use.getOwner();
+    if (auto load = dyn_cast<LLVM::LoadOp>(user)) {
+      if (load.getVolatile_() ||
+          load.getOrdering() != LLVM::AtomicOrdering::not_atomic ||
+          load.getResult().getType() != element)
+        return false;
+      continue;
+    }
+    if (auto store = dyn_cast<LLVM::StoreOp>(user)) {
+      if (use.getOperandNumber() != 1 || store.getVolatile_() ||
+          store.getOrdering() != LLVM::AtomicOrdering::not_atomic ||
+          store.getValue().getType() != element)
+        return false;
+      continue;
+    }
+    if (isa<LLVM::DbgDeclareOp, LLVM::DbgValueOp, LLVM::LifetimeStartOp,
+            LLVM::LifetimeEndOp>(user))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Promotes the scalar stack slots of `op` (a function) to SSA values, as
+/// MLIR's `mem2reg` pass does on each of the op's regions, but only the
+/// slots `isPlainScalarSlot` accepts, on one op, so that a pass running on
+/// the context's thread pool can do it per function. True when a slot was
+/// promoted.
+bool ptxccPromoteMemorySlots(MlirOperation op) {
+  Operation *operation = unwrap(op);
+  const DataLayout dataLayout = DataLayout::closest(operation);
+  bool changed = false;
+  for (Region &region : operation->getRegions()) {
+    if (region.getBlocks().empty())
+      continue;
+    SmallVector<PromotableAllocationOpInterface> promotable;
+    region.walk([&](LLVM::AllocaOp alloca) {
+      if (isPlainScalarSlot(alloca))
+        promotable.emplace_back(
+            cast<PromotableAllocationOpInterface>(alloca.getOperation()));
+    });
+    if (promotable.empty())
+      continue;
+    OpBuilder builder(&region.front(), region.front().begin());
+    DominanceInfo dominance(operation);
+    if (succeeded(tryToPromoteMemorySlots(promotable, builder, dataLayout,
+                                          dominance)))
+      changed = true;
+  }
+  return changed;
 }
 
 } // extern "C"

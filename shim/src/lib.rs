@@ -128,6 +128,9 @@ unsafe extern "C" {
     /// Verifies an op, handing what is wrong to the callback instead of
     /// reporting it (see [`verify_quietly`]).
     fn ptxccVerifyQuietly(op: MlirOperation, callback: StringCallback, user_data: *mut c_void) -> bool;
+    /// MLIR's `mem2reg` on one op's scalar slots (see
+    /// [`promote_memory_slots`]).
+    fn ptxccPromoteMemorySlots(op: MlirOperation) -> bool;
     /// The block argument operand `index` of a branch becomes in its
     /// successor; null when it is not forwarded or the op is no branch.
     fn ptxccSuccessorBlockArgument(op: MlirOperation, index: isize) -> MlirValue;
@@ -331,6 +334,18 @@ pub fn verify_quietly(op: MlirOperation) -> Result<(), String> {
         true => Ok(()),
         false => Err(String::from_utf8_lossy(&text).into_owned()),
     }
+}
+
+/// Runs what MLIR's `mem2reg` pass does on `op`'s regions (a function),
+/// for the scalar slots only (an `llvm.alloca` of a non-aggregate type
+/// whose every use loads or stores it whole as that type, non-volatile and
+/// non-atomic, or is a debug record or lifetime marker of it): they become
+/// SSA values, block arguments where control flow merges. Changes only
+/// `op`'s body, so functions can be promoted in parallel. True when a slot
+/// was promoted.
+pub fn promote_memory_slots(op: MlirOperation) -> bool {
+    // SAFETY: the op handle is live (the caller's `MlirOperation`).
+    unsafe { ptxccPromoteMemorySlots(op) }
 }
 
 /// The number of elements of `ty` when it is an `!llvm.array`.

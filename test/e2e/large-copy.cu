@@ -7,6 +7,18 @@
 // RUN: %clang-cuda -O2 -S -emit-llvm %s -o %t.ll
 // RUN: %ptxcc-opt %t.ll --ptxcc-pipeline --emit=ptx | %ptxas-check | FileCheck %s
 // RUN: %llc-sm90 %t.ll -o - | FileCheck %s --check-prefix=LLC
+// Before LLVM's optimizer, where MLIR compilers run ptxcc (unoptimized IR,
+// llvm-opt-after): the written parameter is copied by ptxcc's loop too, not
+// left for llc to copy after the optimizer (a byte loop: 2,096 SASS
+// instructions for big_sum, against 64 with ptxcc's loop).
+// RUN: %clang-cuda -O0 -Xclang -disable-O0-optnone -S -emit-llvm %s -o %t.O0.ll
+// RUN: mlir-translate --import-llvm %t.O0.ll -o %t.O0.mlir
+// RUN: %ptxcc-opt %t.O0.mlir --ptxcc-pipeline=llvm-opt-after=true | %to-llvmir | %opt-O3-sm90 | %llc-sm90 | FileCheck %s --check-prefix=OPT-AFTER
+// The MLIR GPU flow: gpu-module-to-binary at the #nvvm.target's O level.
+// RUN: python3 %repo/scripts/gpu_module.py < %t.O0.mlir > %t.gpu.mlir
+// RUN: %ptxcc-opt %t.gpu.mlir --ptxcc-pipeline | %gpu-binary-ptx | FileCheck %s --check-prefix=OPT-AFTER
+// Without ptxcc, the same IR: the byte loop.
+// RUN: %opt-O3-sm90 %t.O0.ll | %llc-sm90 | FileCheck %s --check-prefix=LLC
 
 // 16-aligned, 1 KB: 64 iterations of one v4 pair.
 struct __attribute__((aligned(16))) Big {
@@ -31,6 +43,13 @@ struct __attribute__((aligned(16))) Big {
 // LLC: st.local.b8
 // LLC: add.s64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1;
 // LLC: setp.lt.u64 %p{{[0-9]+}}, %rd{{[0-9]+}}, 1024;
+// OPT-AFTER-LABEL: .entry _Z7big_sum3BigPii(
+// OPT-AFTER: .local .align 16 .b8 __local_depot{{[0-9]+}}[1024];
+// OPT-AFTER: .pragma "nounroll";
+// OPT-AFTER: ld.param.v4.b32
+// OPT-AFTER: st.local.v4.b32
+// OPT-AFTER-NOT: ld.param.b8
+// OPT-AFTER: ret;
 __attribute__((global)) void big_sum(Big b, int *out, int i) {
   b.a[i & 255] = i;
   int s = 0;
@@ -52,6 +71,12 @@ struct Odd {
 // CHECK-NEXT: setp.lt.u64 %p{{[0-9]+}}, %rd[[I]], 1028;
 // CHECK-NOT: ld.param.b8
 // CHECK: ret;
+// OPT-AFTER-LABEL: .entry _Z7odd_sum3OddPii(
+// OPT-AFTER: .pragma "nounroll";
+// OPT-AFTER: ld.param.b32
+// OPT-AFTER: st.local.b32
+// OPT-AFTER-NOT: ld.param.b8
+// OPT-AFTER: ret;
 __attribute__((global)) void odd_sum(Odd b, int *out, int i) {
   b.a[i % 257] = 7;
   out[i] = b.a[(i * 3) % 257] + b.a[256];

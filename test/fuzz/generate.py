@@ -24,7 +24,8 @@ What it generates:
   arguments over pointers (passed by `llvm.cond_br`, `llvm.br` and
   `llvm.switch`: issue 41, rule A), byval calls, the whole struct as an SSA value
   passed to a device function, aggregate results (stored whole or read
-  leaf by leaf), atomics, local arrays in loops, dynamic allocas;
+  leaf by leaf; half of their makers call a function first: rule E),
+  atomics, local arrays in loops, dynamic allocas;
 - per-thread arrays in counted loops (issue 31): bottom- and top-tested,
   nested over a cleared 2-D array written in part, and the refusals (a
   trip count from the input, the array passed to a callee, an index read
@@ -884,9 +885,23 @@ class Module:
 
     def maker(self, nested, name, linkage, ty, seed):
         body = Body(name)
+        # Half the makers call a function before building their result
+        # (issue 41, rule E: a result above 16 bytes through an sret pointer
+        # would be live across the call); its result is the first i32 leaf.
+        # (Its own stream of choices: the others' are unchanged.)
+        ticked = None
+        if random.Random(f"{seed}-{name}-calls").random() < 0.5:
+            tick = Body(f"{name}_tick")
+            tick.emit(f"llvm.return {tick.value('llvm.add %t, ' + tick.const(1) + ' : i32', 'n')} : i32")
+            self.function(nested, f"llvm.func internal @{name}_tick(%t: i32) -> i32 attributes {{no_inline}} {{\n"
+                          + "\n".join(tick.lines) + "\n}\n")
+            ticked = body.value(f"llvm.call @{name}_tick(%t) : (i32) -> i32", "k")
         made = body.value(f"llvm.mlir.poison : {ty.mlir()}", "u")
         for index, leaf in enumerate(leaves(ty, limit=64)):
-            value = constant_of(body, leaf.ty, seed + index)
+            if ticked is not None and leaf.ty.mlir() == "i32":
+                value, ticked = ticked, None
+            else:
+                value = constant_of(body, leaf.ty, seed + index)
             if value is None:  # a pointer: a null one
                 value = body.value(f"llvm.mlir.zero : {leaf.ty.mlir()}", "null")
             position = ", ".join(str(i) for i in leaf.path)

@@ -102,6 +102,10 @@ pub enum ParamPlan<'c> {
         /// Whether every read and copy is in the entry block (then only
         /// the caller's memory makes the change worth it).
         in_entry: bool,
+        /// The callee writes its copy (at constant offsets): the value is
+        /// stored into a slot of the callee's, which takes every use of
+        /// the old pointer (`leaves` is then empty).
+        stored: bool,
     },
 }
 

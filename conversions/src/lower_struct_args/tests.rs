@@ -148,11 +148,16 @@ fn memory_effects_are_read_exactly(#[case] effects: &str, #[case] reads_only: bo
 }
 
 /// The device-function plan of `@f(%p: <parameter>)` with the default
-/// thresholds on sm_90, as text: "keep", "flatten <form> <leaf types>" or
-/// "by-value <leaf types>".
+/// thresholds on sm_90, as text: "keep", "flatten <form> <leaf types>",
+/// "by-value <leaf types>" or "by-value stored".
 fn device_plan(parameter: &str) -> String {
+    device_plan_of(parameter, "")
+}
+
+/// [`device_plan`] of `@f` with `body` before its return.
+fn device_plan_of(parameter: &str, body: &str) -> String {
     let context = llvm_context();
-    let module = module(&context, &format!("llvm.func internal @f(%p: {parameter}) {{\n llvm.return\n}}"));
+    let module = module(&context, &format!("llvm.func internal @f(%p: {parameter}) {{\n{body}\n llvm.return\n}}"));
     let func = crate::ir::module_functions(module.as_operation())[0];
     let layout = crate::abi::DataLayout::default();
     let target = crate::abi::target::Target::new("sm_90", None).unwrap();
@@ -170,8 +175,48 @@ fn device_plan(parameter: &str) -> String {
     match device::plan_parameter(func, 0, &policy, crate::abi::Linkage::Local) {
         device::ParamPlan::Keep => "keep".into(),
         device::ParamPlan::Flatten { form, leaves, .. } => format!("flatten {form:?} {}", leaf_types(&leaves)),
+        device::ParamPlan::ByValue { stored: true, .. } => "by-value stored".into(),
         device::ParamPlan::ByValue { leaves, .. } => format!("by-value {}", leaf_types(&leaves)),
     }
+}
+
+/// A device function that writes its `byval` copy at constant offsets
+/// takes the value into a slot of its own, where the value carries every
+/// byte of the memory (no padding, no `i1`), and the writes are plain
+/// stores at constant offsets (a copy out of it of constant length too).
+#[rstest]
+#[case::vec3("!llvm.struct<(f32, f32, f32)>", "llvm.store %x, %p : f32, !llvm.ptr", "by-value stored")]
+#[case::copied_out(
+    "!llvm.struct<(f32, f32, f32)>",
+    "llvm.store %x, %p : f32, !llvm.ptr\n %n = llvm.mlir.constant(12 : i64) : i64\n %g = llvm.mlir.zero : !llvm.ptr\n \"llvm.intr.memcpy\"(%g, %p, %n) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()",
+    "by-value stored"
+)]
+#[case::padding(
+    "!llvm.struct<(i8, f32)>",
+    "%q = llvm.getelementptr %p[4] : (!llvm.ptr) -> !llvm.ptr, i8\n llvm.store %x, %q : f32, !llvm.ptr",
+    "keep"
+)]
+#[case::i1(
+    "!llvm.struct<(i1, i8, i16, f32)>",
+    "%q = llvm.getelementptr %p[4] : (!llvm.ptr) -> !llvm.ptr, i8\n llvm.store %x, %q : f32, !llvm.ptr",
+    "keep"
+)]
+#[case::tail_padding("!llvm.struct<(f64, f32)>", "llvm.store %x, %p : f32, !llvm.ptr", "keep")]
+#[case::volatile("!llvm.struct<(f32, f32, f32)>", "llvm.store volatile %x, %p : f32, !llvm.ptr", "keep")]
+#[case::dynamic_index(
+    "!llvm.array<4 x f32>",
+    "%i = llvm.mlir.poison : i32\n %q = llvm.getelementptr %p[0, %i] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<4 x f32>\n llvm.store %x, %q : f32, !llvm.ptr",
+    "keep"
+)]
+#[case::above_64_bytes("!llvm.array<17 x f32>", "llvm.store %x, %p : f32, !llvm.ptr", "keep")]
+fn written_device_parameters_take_the_value_into_their_own_slot(
+    #[case] aggregate: &str,
+    #[case] body: &str,
+    #[case] expected: &str,
+) {
+    let parameter = format!("!llvm.ptr {{llvm.byval = {aggregate}, llvm.align = 4 : i64}}");
+    let body = format!("%x = llvm.mlir.constant(1.0 : f32) : f32\n {body}");
+    assert_eq!(device_plan_of(&parameter, &body), expected);
 }
 
 #[rstest]

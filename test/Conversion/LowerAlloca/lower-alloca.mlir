@@ -130,8 +130,10 @@ llvm.func @use(!llvm.ptr)
 // A slot llc's SROA deletes altogether (only loaded and stored at constant
 // offsets) gets no local view: llc would delete the view with the slot, and
 // the round trip through the local space made SROA keep a byte of one (fuzz
-// seed 11518). It still moves to the top of the entry block.
+// seed 11518). It stays where it is in the entry block (no op above it
+// may become a loop).
 // CHECK-LABEL: llvm.func @promotable(
+// CHECK-NEXT: llvm.add
 // CHECK-NEXT: llvm.mlir.constant(1 : i32)
 // CHECK-NEXT: %[[A:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i32, f32)> {alignment = 4 : i64} : (i32) -> !llvm.ptr
 // CHECK-NOT: llvm.addrspacecast

@@ -10,6 +10,14 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -c -v %t.llc.ptx -o %t.llc.o 2>&1 | FileCheck %s --check-prefix=SASS-LLC %}
 
 // (In the order ptxas lists the functions.)
+// SASS-LABEL: Function properties for dev4
+// SASS-NEXT: 336 bytes stack frame, 12 bytes spill stores, 12 bytes spill loads
+// SASS-LABEL: Function properties for step_bool
+// SASS-NEXT: 8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for step_padded
+// SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for step
+// SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for make_leaf
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for make
@@ -20,6 +28,16 @@
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for written
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for replaceable_reads
+// SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for to_replaceable_body
+// SASS-NEXT: 48 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for odr_reads
+// SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for to_odr_body
+// SASS-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for steps
+// SASS-NEXT: 16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for assumed_aligned
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for makes
@@ -28,6 +46,10 @@
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for type_aligned
 // SASS-NEXT: 48 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for reads
+// SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LABEL: Function properties for reads16
+// SASS-NEXT: 8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
 // SASS-LABEL: Function properties for overaligned_to_body_claimed
 // SASS-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for overaligned_to_body
@@ -44,6 +66,14 @@
 // SASS-NEXT: 72 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LABEL: Function properties for switch_reads
 // SASS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for dev4
+// SASS-LLC-NEXT: 336 bytes stack frame, 12 bytes spill stores, 12 bytes spill loads
+// SASS-LLC-LABEL: Function properties for step_bool
+// SASS-LLC-NEXT: 24 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for step_padded
+// SASS-LLC-NEXT: 24 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for step
+// SASS-LLC-NEXT: 24 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for make_leaf
 // SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for make
@@ -54,6 +84,16 @@
 // SASS-LLC-NEXT: 56 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for written
 // SASS-LLC-NEXT: 56 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for replaceable_reads
+// SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for to_replaceable_body
+// SASS-LLC-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for odr_reads
+// SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for to_odr_body
+// SASS-LLC-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for steps
+// SASS-LLC-NEXT: 24 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for assumed_aligned
 // SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for makes
@@ -62,6 +102,10 @@
 // SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for type_aligned
 // SASS-LLC-NEXT: 48 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for reads
+// SASS-LLC-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SASS-LLC-LABEL: Function properties for reads16
+// SASS-LLC-NEXT: 8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
 // SASS-LLC-LABEL: Function properties for overaligned_to_body_claimed
 // SASS-LLC-NEXT: 32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // SASS-LLC-LABEL: Function properties for overaligned_to_body
@@ -331,5 +375,144 @@ llvm.func ptx_kernelcc @assumed_aligned(%arg0: !llvm.ptr {llvm.align = 16 : i64,
   %o = llvm.getelementptr %g[8] : (!llvm.ptr) -> !llvm.ptr, i8
   %n7 = llvm.mlir.constant(7 : i64) : i64
   "llvm.intr.memcpy"(%o, %arg0, %n7) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
+  llvm.return
+}
+
+// -----
+
+// A local device function that updates its byval copy field by field
+// (`acc = step(acc, x)`: clang -O0's shape, or a noinline function adding
+// to a struct it takes by value) takes the struct's value and stores it
+// into a slot of its own, which SROA promotes; the caller's slot, passed
+// by address before, then goes too (`steps`: 24 -> 16 bytes of stack, as
+// llc alone 24; the 16 left are the counter-cases' slots). Counter-cases:
+// a struct with padding (a value does not carry the padding bytes a copy
+// moves) and one with an i1 (whose byte's other bits a value drops) stay
+// byval.
+// CHECK-LABEL: llvm.func internal @step(
+// CHECK-SAME: %[[ACC:[^:]*]]: !llvm.struct<(f32, f32, f32)>
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(f32, f32, f32)> {alignment = 4 : i64}
+// CHECK: llvm.store %[[ACC]], %[[SLOT]] {alignment = 4 : i64}
+// CHECK: llvm.getelementptr %[[SLOT]][0, 0]
+// CHECK-LABEL: llvm.func internal @step_padded(
+// CHECK-SAME: !llvm.ptr {{{.*}}llvm.byval = !llvm.struct<(i8, f32)>
+// CHECK-LABEL: llvm.func internal @step_bool(
+// CHECK-SAME: !llvm.ptr {{{.*}}llvm.byval = !llvm.struct<(i1, i8, i16)>
+// CHECK-LABEL: llvm.func ptx_kernelcc @steps(
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(f32, f32, f32)>
+// CHECK: llvm.call @step(%[[V]], %{{.*}})
+llvm.func internal @step(%acc: !llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>, llvm.align = 4 : i64, llvm.noundef}, %x: f32) -> !llvm.struct<(f32, f32, f32)> attributes {no_inline} {
+  %p0 = llvm.getelementptr %acc[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(f32, f32, f32)>
+  %v0 = llvm.load %p0 {alignment = 4 : i64} : !llvm.ptr -> f32
+  %s0 = llvm.fadd %v0, %x : f32
+  llvm.store %s0, %p0 {alignment = 4 : i64} : f32, !llvm.ptr
+  %p2 = llvm.getelementptr %acc[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(f32, f32, f32)>
+  %v2 = llvm.load %p2 {alignment = 4 : i64} : !llvm.ptr -> f32
+  %s2 = llvm.fmul %v2, %x : f32
+  llvm.store %s2, %p2 {alignment = 4 : i64} : f32, !llvm.ptr
+  %r = llvm.load %acc {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(f32, f32, f32)>
+  llvm.return %r : !llvm.struct<(f32, f32, f32)>
+}
+llvm.func internal @step_padded(%acc: !llvm.ptr {llvm.byval = !llvm.struct<(i8, f32)>, llvm.align = 4 : i64, llvm.noundef}, %x: f32) -> !llvm.struct<(i8, f32)> attributes {no_inline} {
+  %p1 = llvm.getelementptr %acc[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i8, f32)>
+  %v1 = llvm.load %p1 {alignment = 4 : i64} : !llvm.ptr -> f32
+  %s1 = llvm.fadd %v1, %x : f32
+  llvm.store %s1, %p1 {alignment = 4 : i64} : f32, !llvm.ptr
+  %r = llvm.load %acc {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(i8, f32)>
+  llvm.return %r : !llvm.struct<(i8, f32)>
+}
+llvm.func internal @step_bool(%acc: !llvm.ptr {llvm.byval = !llvm.struct<(i1, i8, i16)>, llvm.align = 2 : i64, llvm.noundef}, %x: i16) -> !llvm.struct<(i1, i8, i16)> attributes {no_inline} {
+  %p2 = llvm.getelementptr %acc[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i1, i8, i16)>
+  %v2 = llvm.load %p2 {alignment = 2 : i64} : !llvm.ptr -> i16
+  %s2 = llvm.add %v2, %x : i16
+  llvm.store %s2, %p2 {alignment = 2 : i64} : i16, !llvm.ptr
+  %r = llvm.load %acc {alignment = 2 : i64} : !llvm.ptr -> !llvm.struct<(i1, i8, i16)>
+  llvm.return %r : !llvm.struct<(i1, i8, i16)>
+}
+llvm.func ptx_kernelcc @steps(%out: !llvm.ptr<1>, %x: f32, %y: i16) {
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %g = llvm.addrspacecast %out : !llvm.ptr<1> to !llvm.ptr
+  %slot = llvm.alloca %one x !llvm.struct<(f32, f32, f32)> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+  %z = llvm.mlir.zero : !llvm.struct<(f32, f32, f32)>
+  llvm.store %z, %slot {alignment = 4 : i64} : !llvm.struct<(f32, f32, f32)>, !llvm.ptr
+  %r1 = llvm.call @step(%slot, %x) : (!llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>, llvm.align = 4 : i64}, f32) -> !llvm.struct<(f32, f32, f32)>
+  llvm.store %r1, %slot {alignment = 4 : i64} : !llvm.struct<(f32, f32, f32)>, !llvm.ptr
+  %r2 = llvm.call @step(%slot, %x) : (!llvm.ptr {llvm.byval = !llvm.struct<(f32, f32, f32)>, llvm.align = 4 : i64}, f32) -> !llvm.struct<(f32, f32, f32)>
+  llvm.store %r2, %g {alignment = 4 : i64} : !llvm.struct<(f32, f32, f32)>, !llvm.ptr
+  %pslot = llvm.alloca %one x !llvm.struct<(i8, f32)> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+  %pz = llvm.mlir.zero : !llvm.struct<(i8, f32)>
+  llvm.store %pz, %pslot {alignment = 4 : i64} : !llvm.struct<(i8, f32)>, !llvm.ptr
+  %r3 = llvm.call @step_padded(%pslot, %x) : (!llvm.ptr {llvm.byval = !llvm.struct<(i8, f32)>, llvm.align = 4 : i64}, f32) -> !llvm.struct<(i8, f32)>
+  %g3 = llvm.getelementptr %g[16] : (!llvm.ptr) -> !llvm.ptr, i8
+  llvm.store %r3, %g3 {alignment = 4 : i64} : !llvm.struct<(i8, f32)>, !llvm.ptr
+  %bslot = llvm.alloca %one x !llvm.struct<(i1, i8, i16)> {alignment = 2 : i64} : (i32) -> !llvm.ptr
+  %bz = llvm.mlir.zero : !llvm.struct<(i1, i8, i16)>
+  llvm.store %bz, %bslot {alignment = 2 : i64} : !llvm.struct<(i1, i8, i16)>, !llvm.ptr
+  %r4 = llvm.call @step_bool(%bslot, %y) : (!llvm.ptr {llvm.byval = !llvm.struct<(i1, i8, i16)>, llvm.align = 2 : i64}, i16) -> !llvm.struct<(i1, i8, i16)>
+  %g4 = llvm.getelementptr %g[24] : (!llvm.ptr) -> !llvm.ptr, i8
+  llvm.store %r4, %g4 {alignment = 2 : i64} : !llvm.struct<(i1, i8, i16)>, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// (D) A slot of the entry block below calls stays below them: llc
+// computes its local address (`%SPL`) where the alloca stands, and moved
+// to the top of the block that address (and the i128 parameter read
+// with it) was live across the calls: 352 bytes of stack and 28 + 28 of
+// spills where llc alone has 336 and 12 + 12; now llc's figures. (A slot
+// below an op that may become a loop still moves above it:
+// LowerAlloca/entry-top.mlir.)
+// CONVERT-LABEL: llvm.func internal @dev4(
+// CONVERT: llvm.call @ext4(
+// CONVERT: llvm.call @dev4(
+// CONVERT: llvm.alloca %{{.*}} x !llvm.array<9 x i32> {alignment = 16 : i64}
+llvm.func @ext4(!llvm.ptr)
+llvm.func internal @dev4(%arg0: !llvm.ptr {llvm.byval = !llvm.array<2 x vector<4xi32>>}, %arg1: i128) -> !llvm.array<64 x i32> {
+  %p = llvm.mlir.zero : !llvm.ptr
+  %c1 = llvm.mlir.constant(1 : i32) : i32
+  %n = llvm.mlir.constant(36 : i64) : i64
+  %z = llvm.mlir.zero : !llvm.array<64 x i32>
+  llvm.call @ext4(%p) : (!llvm.ptr) -> ()
+  %r = llvm.call @dev4(%p, %arg1) : (!llvm.ptr, i128) -> !llvm.array<64 x i32>
+  %a = llvm.alloca %c1 x !llvm.array<9 x i32> {alignment = 16 : i64} : (i32) -> !llvm.ptr
+  "llvm.intr.memcpy"(%a, %p, %n) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
+  llvm.return %z : !llvm.array<64 x i32>
+}
+
+// -----
+
+// (B) An address passed to a linkonce_odr function (a C++ template or
+// inline function) is followed into its body too: the one-definition rule
+// makes any definition linked in its place claim the same alignments (fuzz
+// seed 249: 96 bytes of stack where llc has 88; now 8-aligned as llc's).
+// Counter-case: a `linkonce` body (not ODR: another may differ) is not
+// followed, and the copy keeps its .param's alignment.
+// CHECK-LABEL: llvm.func ptx_kernelcc @to_odr_body(
+// CHECK: llvm.alloca %{{.*}} x vector<16xf16> {alignment = 8 : i64}
+// CHECK-LABEL: llvm.func ptx_kernelcc @to_replaceable_body(
+// CHECK: llvm.alloca %{{.*}} x vector<16xf16> {alignment = 32 : i64}
+llvm.func linkonce_odr @odr_reads(%p: !llvm.ptr {llvm.noundef}, %i: i32) -> f16 {
+  %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f16
+  %v = llvm.load volatile %q {alignment = 2 : i64} : !llvm.ptr -> f16
+  llvm.return %v : f16
+}
+llvm.func linkonce @replaceable_reads(%p: !llvm.ptr {llvm.noundef}, %i: i32) -> f16 {
+  %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f16
+  %v = llvm.load volatile %q {alignment = 2 : i64} : !llvm.ptr -> f16
+  llvm.return %v : f16
+}
+llvm.func ptx_kernelcc @to_odr_body(%arg0: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = vector<16xf16>}, %i: i32, %h: f16, %out: !llvm.ptr<1>) {
+  %p = llvm.getelementptr %arg0[2] : (!llvm.ptr) -> !llvm.ptr, f16
+  llvm.store %h, %p {alignment = 2 : i64} : f16, !llvm.ptr
+  %v = llvm.call @odr_reads(%arg0, %i) : (!llvm.ptr, i32) -> f16
+  llvm.store %v, %out {alignment = 2 : i64} : f16, !llvm.ptr<1>
+  llvm.return
+}
+llvm.func ptx_kernelcc @to_replaceable_body(%arg0: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = vector<16xf16>}, %i: i32, %h: f16, %out: !llvm.ptr<1>) {
+  %p = llvm.getelementptr %arg0[2] : (!llvm.ptr) -> !llvm.ptr, f16
+  llvm.store %h, %p {alignment = 2 : i64} : f16, !llvm.ptr
+  %v = llvm.call @replaceable_reads(%arg0, %i) : (!llvm.ptr, i32) -> f16
+  llvm.store %v, %out {alignment = 2 : i64} : f16, !llvm.ptr<1>
   llvm.return
 }

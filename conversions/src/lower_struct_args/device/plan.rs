@@ -239,7 +239,13 @@ fn plan_parameter_of<'c>(
                 Some((leaves, reads))
             });
             if let Some((leaves, reads)) = large {
-                return ParamPlan::ByValue { ty: aggregate, align, leaves, in_entry: !reads.outside_entry() };
+                return ParamPlan::ByValue {
+                    ty: aggregate,
+                    align,
+                    leaves,
+                    in_entry: !reads.outside_entry(),
+                    stored: false,
+                };
             }
         }
         if let Some((leaves, reads)) = reads.as_ref().filter(|(_, reads)| !reads.copies.is_empty()) {
@@ -248,7 +254,26 @@ fn plan_parameter_of<'c>(
                 align,
                 leaves: leaves.clone(),
                 in_entry: !reads.outside_entry(),
+                stored: false,
             };
+        }
+        // A local callee that updates its copy field by field (`acc =
+        // f(acc, ...)`, where `f` adds to `acc`'s fields) takes the
+        // aggregate's value and stores it into a slot of its own, which
+        // SROA promotes as it promotes the copy promote-local-arrays would
+        // make of the `byval` (`copy_written_byval`): the caller's memory
+        // for it can then go too (`plan_signature` keeps the pointer where
+        // no call's would). Only a value that carries every byte of the
+        // memory: no padding, no `i1` leaf (a copy moves those bytes, a
+        // value does not).
+        if reads.is_none()
+            && linkage == Linkage::Local
+            && !always
+            && size <= BY_VALUE_LIMIT
+            && value_holds_every_byte(layout, &abi)
+            && parameter_value(func, index).is_some_and(|old| crate::slots::written_at_constant_offsets(old, false))
+        {
+            return ParamPlan::ByValue { ty: aggregate, align, leaves: Vec::new(), in_entry: true, stored: true };
         }
         let in_entry = reads.as_ref().is_none_or(|(_, reads)| !reads.outside_entry());
         let leaves = reads.map(|(leaves, _)| leaves);
@@ -265,7 +290,7 @@ fn plan_parameter_of<'c>(
             {
                 ParamPlan::Flatten { form: AggregateForm::Byval, ty: aggregate, align, leaves }
             }
-            Some(leaves) => ParamPlan::ByValue { ty: aggregate, align, leaves, in_entry },
+            Some(leaves) => ParamPlan::ByValue { ty: aggregate, align, leaves, in_entry, stored: false },
             // Stays as it is. llc gives the `.param` of a function whose
             // every call is visible at least 16 bytes of alignment by itself;
             // raising the callee's `llvm.align` in the IR as well made it
@@ -496,7 +521,13 @@ fn keep_parameters_in_registers<'c, 'a>(
                     .and_then(|old| leaf_reads(layout, old, leaves, None))
                     .is_some_and(|reads| reads.outside_entry());
                 if frees || outside {
-                    ParamPlan::ByValue { ty: *ty, align: *align, leaves: leaves.clone(), in_entry: !outside }
+                    ParamPlan::ByValue {
+                        ty: *ty,
+                        align: *align,
+                        leaves: leaves.clone(),
+                        in_entry: !outside,
+                        stored: false,
+                    }
                 } else {
                     ParamPlan::Keep
                 }
@@ -504,6 +535,22 @@ fn keep_parameters_in_registers<'c, 'a>(
             _ => ParamPlan::Keep,
         };
     }
+}
+
+/// Whether a value of type `abi` carries every byte of its memory: its
+/// leaves cover its allocation size with no gap, and each leaf's bits fill
+/// its store size (not an `i1`, an `i12` or a vector of them).
+fn value_holds_every_byte(layout: &DataLayout, abi: &crate::abi::AbiType) -> bool {
+    let Some(leaves) = crate::abi::classify::leaves(layout, abi) else { return false };
+    let mut end = 0;
+    for leaf in &leaves {
+        let bytes = layout.store_size(&leaf.ty);
+        if leaf.offset != end || layout.size_in_bits(&leaf.ty) != bytes * 8 {
+            return false;
+        }
+        end += bytes;
+    }
+    end == layout.alloc_size(abi)
 }
 
 /// A parameter of type `ty` with no attributes.

@@ -338,6 +338,21 @@ fn rewrite_callee(plan: &DevicePlan, rewriter: &mut crate::ir::Rewriter) {
                 }
                 old_parameters.push(old);
             }
+            ParamPlan::ByValue { ty, align, stored: true, .. } => {
+                let old = entry.argument_at(index).expect("a parameter");
+                let old: Value = Value::from(old);
+                let aggregate = crate::ir::insert_argument(entry, index + 1, *ty, old.location());
+                per_param[index].push(empty);
+                // The callee's own copy: a slot holding the value, which
+                // every use of the pointer now reads and writes.
+                let i32_type = melior::ir::r#type::IntegerType::new(context, 32).into();
+                let one = anchor.push(crate::ir::integer_constant(i32_type, 1, location));
+                let slot = anchor.push(crate::ir::alloca(one, *ty, *align as i64, old.r#type(), location));
+                let alignment = LoadStoreOptions::new().align(Some(i64_attribute(context, *align as i64)));
+                anchor.place(llvm::store(context, aggregate, slot, location, alignment));
+                rewriter.replace_uses(old, slot);
+                old_parameters.push(old);
+            }
             ParamPlan::ByValue { ty, leaves, .. } => {
                 let old = entry.argument_at(index).expect("a parameter");
                 let old: Value = Value::from(old);
@@ -478,13 +493,19 @@ impl<'c, 'a> EntryAnchor<'c, 'a> {
     }
 
     fn push(&mut self, op: Operation<'c>) -> Value<'c, 'a> {
+        let inserted = self.place(op);
+        let result = first_result(inserted).expect("ops placed at the entry have a result");
+        result
+    }
+
+    /// Places `op` after the ops placed before it.
+    fn place(&mut self, op: Operation<'c>) -> OperationRef<'c, 'a> {
         let inserted = match self.last {
             Some(last) => self.entry.insert_operation_after(last, op),
             None => self.entry.insert_operation(0, op),
         };
         self.last = Some(inserted);
-        let result = first_result(inserted).expect("ops placed at the entry have a result");
-        result
+        inserted
     }
 }
 
