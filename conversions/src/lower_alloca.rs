@@ -198,12 +198,14 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     // in order: before the first op that is neither one of them nor a
     // constant (the loop below erases only those).
     let hoisted = |alloca: &OperationRef| options.hoist_allocas && alloca.block().is_none_or(|b| b != entry);
+    let is_target: crate::ir::HashSet<_> = targets.iter().map(|op| op.to_raw().ptr).collect();
     let mut anchor = entry.first_operation();
-    while let Some(op) = anchor.filter(|op| targets.contains(op) || LlvmOp::of(*op) == LlvmOp::Constant) {
+    while let Some(op) = anchor.filter(|op| is_target.contains(&op.to_raw().ptr) || LlvmOp::of(*op) == LlvmOp::Constant)
+    {
         anchor = op.next_in_block();
     }
     let Some(entry_anchor) = anchor else { return Ok(()) };
-    let entry_anchors = entry_slot_anchors(entry, &targets, entry_anchor, options.hoist_allocas);
+    let entry_anchors = entry_slot_anchors(entry, &is_target, entry_anchor, options.hoist_allocas);
     let context = context_of(func);
     let local = pointer_type(context, address_space::LOCAL);
     let generic = pointer_type(context, address_space::GENERIC);
@@ -284,8 +286,8 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     Ok(())
 }
 
-/// Where each slot of the entry block `entry` goes (its replacement is
-/// placed before the op named). llc expands some copies into loops before
+/// Where each slot of the entry block `entry` (of `targets`, the slots'
+/// ops by pointer) goes: its replacement is placed before the op named. llc expands some copies into loops before
 /// its SROA, splitting the entry block, and SROA only looks at the allocas
 /// left in it: a slot below such a copy was never promoted (fuzz seed 71).
 /// So a slot below the first op that may split the block moves above it,
@@ -295,7 +297,7 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
 /// spills). With `hoist-allocas` every slot goes to `top`, as seed 004 says.
 fn entry_slot_anchors<'c, 'a>(
     entry: melior::ir::BlockRef<'c, 'a>,
-    targets: &[OperationRef<'c, 'a>],
+    targets: &crate::ir::HashSet<*mut std::ffi::c_void>,
     top: OperationRef<'c, 'a>,
     hoist_all: bool,
 ) -> crate::ir::HashMap<*mut std::ffi::c_void, OperationRef<'c, 'a>> {
@@ -304,7 +306,7 @@ fn entry_slot_anchors<'c, 'a>(
     let mut next = entry.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        if targets.contains(&op) {
+        if targets.contains(&op.to_raw().ptr) {
             let anchor = if hoist_all { top } else { splitter.unwrap_or(op) };
             anchors.insert(op.to_raw().ptr, anchor);
         } else if splitter.is_none() && may_become_a_loop(op) {
@@ -321,21 +323,16 @@ fn entry_slot_anchors<'c, 'a>(
 fn may_become_a_loop(op: OperationRef) -> bool {
     /// llc's `MaxAggrCopySize`.
     const LARGEST_INLINE_COPY: i64 = 128;
-    if crate::ir::op_name(op) == "ptxcc.copy_param" {
+    if crate::ir::op_name(op) == ptxcc_dialect::names::COPY_PARAM {
         return true;
     }
     if let Some(intrinsic) = crate::ir::MemIntrinsic::of(op) {
         return intrinsic.constant_length().is_none_or(|length| length > LARGEST_INLINE_COPY);
     }
-    if LlvmOp::of(op) == LlvmOp::Store {
-        let stored = melior::ir::operation::OperationLike::operand(&op, 0)
-            .ok()
-            .and_then(|value| crate::abi::mlir::abi_type(value.r#type()).ok());
-        return stored.is_some_and(|abi| {
-            abi.is_aggregate() && crate::abi::DataLayout::nvptx64().store_size(&abi) > LARGEST_INLINE_COPY as u64
-        });
-    }
-    false
+    let stored = crate::ir::Store::of(op).and_then(|store| crate::abi::mlir::abi_type(store.value().r#type()).ok());
+    stored.is_some_and(|abi| {
+        abi.is_aggregate() && crate::abi::DataLayout::nvptx64().store_size(&abi) > LARGEST_INLINE_COPY as u64
+    })
 }
 
 /// The result of a newly inserted op that has exactly one.

@@ -233,9 +233,10 @@ pub fn written_at_constant_offsets(pointer: Value, calls: bool) -> bool {
                 }
                 (LlvmOp::Load, 0) if plain => {}
                 (LlvmOp::Store, 1) if plain => written = true,
-                (LlvmOp::Memcpy | LlvmOp::MemcpyInline | LlvmOp::Memmove, 1)
-                    if crate::ir::MemIntrinsic::of(op)
-                        .is_some_and(|copy| !copy.is_volatile() && copy.constant_length().is_some()) => {}
+                (kind, 1)
+                    if kind.is_memory_transfer()
+                        && MemIntrinsic::of(op)
+                            .is_some_and(|copy| !copy.is_volatile() && copy.constant_length().is_some()) => {}
                 (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
                 (LlvmOp::Call, _) if calls => {}
                 (kind, _) if kind.is_debug_info() => {}

@@ -412,8 +412,7 @@ MlirOperation ptxccImportLLVMIR(MlirContext context, MlirStringRef source,
 /// `cvt.f32.f16` became a call LLVM must assume reads and writes any memory
 /// and may be moved across control flow, where clang's is `convergent
 /// nounwind memory(none)`; llc merged two conversions of one value in the
-/// input and no longer did (Warp's float16 kernels: up to 32 registers
-/// more). Puts back what MLIR's semantics of the op allow: `convergent`
+/// input and no longer did (Warp's float16 kernels: 3 registers more). Puts back what MLIR's semantics of the op allow: `convergent`
 /// always (clang marks all device inline assembly so, and it only forbids
 /// moves), `nounwind` where the assembly cannot unwind, and `memory(none)`
 /// where it has no side effects, no memory operand and no memory clobber

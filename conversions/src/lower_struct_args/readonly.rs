@@ -207,41 +207,23 @@ impl<'c, 'a> ReadOnlyAnalysis<'c, 'a> {
     }
 
     /// The parameter of the body a direct call runs that operand `operand`
-    /// of `call` becomes: an exact definition in the module; `None` for an
-    /// indirect call, a declaration or an operand that is no argument.
+    /// of `call` becomes, for the alignment its accesses claim: an exact
+    /// definition in the module, or one the one-definition rule makes
+    /// equivalent to any other linked in its place (`linkonce_odr`,
+    /// `weak_odr`: C++ templates and inline functions; every definition of
+    /// the same source claims the same alignments, though another may be
+    /// less defined, which is why whether it only reads is not taken from
+    /// it). `None` for an indirect call, a declaration, a replaceable body
+    /// or an operand that is no argument.
     pub fn callee_parameter(&self, call: OperationRef<'c, 'a>, operand: usize) -> Option<Value<'c, 'a>> {
-        self.callee_parameter_where(call, operand, has_exact_definition)
-    }
-
-    /// [`Self::callee_parameter`], also into a definition that the
-    /// one-definition rule makes equivalent to any other linked in its
-    /// place (`linkonce_odr`, `weak_odr`: C++ templates and inline
-    /// functions): what the alignment its accesses claim needs (every
-    /// definition of the same source claims the same), where whether it
-    /// only reads does not (another definition may be less defined).
-    pub fn callee_parameter_odr(&self, call: OperationRef<'c, 'a>, operand: usize) -> Option<Value<'c, 'a>> {
-        self.callee_parameter_where(call, operand, |function| {
-            has_exact_definition(function)
-                || (crate::kernel::has_body(function)
-                    && matches!(
-                        crate::kernel::linkage(function),
-                        crate::ir::LlvmLinkage::LinkonceOdr | crate::ir::LlvmLinkage::WeakOdr
-                    ))
-        })
-    }
-
-    /// The callee parameter of [`Self::callee_parameter`] where `followed`
-    /// accepts the callee.
-    fn callee_parameter_where(
-        &self,
-        call: OperationRef<'c, 'a>,
-        operand: usize,
-        followed: impl Fn(OperationRef<'c, 'a>) -> bool,
-    ) -> Option<Value<'c, 'a>> {
         let index = call_argument_index(call, operand)?;
         let callee = crate::ir::Call::of(call).and_then(crate::ir::Call::callee)?;
         let function = (*self.functions.get(&callee)?)?;
-        let entry = crate::kernel::entry_block(function).filter(|_| followed(function))?;
+        let odr = matches!(
+            crate::kernel::linkage(function),
+            crate::ir::LlvmLinkage::LinkonceOdr | crate::ir::LlvmLinkage::WeakOdr
+        );
+        let entry = crate::kernel::entry_block(function).filter(|_| odr || has_exact_definition(function))?;
         entry.argument_at(index).ok().map(Into::into)
     }
 

@@ -263,14 +263,15 @@ fn plan_parameter_of<'c>(
         // SROA promotes as it promotes the copy promote-local-arrays would
         // make of the `byval` (`copy_written_byval`): the caller's memory
         // for it can then go too (`plan_signature` keeps the pointer where
-        // no call's would). Only a value that carries every byte of the
+        // no call's would). Only where the leaves cover every byte of the
         // memory: no padding, no `i1` leaf (a copy moves those bytes, a
         // value does not).
         if reads.is_none()
             && linkage == Linkage::Local
             && !always
             && size <= BY_VALUE_LIMIT
-            && value_holds_every_byte(layout, &abi)
+            && crate::abi::classify::leaves(layout, &abi)
+                .is_some_and(|leaves| covers_every_byte(layout, &leaves, layout.alloc_size(&abi)))
             && parameter_value(func, index).is_some_and(|old| crate::slots::written_at_constant_offsets(old, false))
         {
             return ParamPlan::ByValue { ty: aggregate, align, leaves: Vec::new(), in_entry: true, stored: true };
@@ -535,22 +536,6 @@ fn keep_parameters_in_registers<'c, 'a>(
             _ => ParamPlan::Keep,
         };
     }
-}
-
-/// Whether a value of type `abi` carries every byte of its memory: its
-/// leaves cover its allocation size with no gap, and each leaf's bits fill
-/// its store size (not an `i1`, an `i12` or a vector of them).
-fn value_holds_every_byte(layout: &DataLayout, abi: &crate::abi::AbiType) -> bool {
-    let Some(leaves) = crate::abi::classify::leaves(layout, abi) else { return false };
-    let mut end = 0;
-    for leaf in &leaves {
-        let bytes = layout.store_size(&leaf.ty);
-        if leaf.offset != end || layout.size_in_bits(&leaf.ty) != bytes * 8 {
-            return false;
-        }
-        end += bytes;
-    }
-    end == layout.alloc_size(abi)
 }
 
 /// A parameter of type `ty` with no attributes.
