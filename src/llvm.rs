@@ -17,10 +17,16 @@
 //!   passes used ([`ptx_target`]), as `mlir-translate --mlir-to-llvmir | llc
 //!   -mcpu=CHIP -mattr=+ptxNN` would.
 
-use melior::{ir::Module, Context};
+use melior::{
+    ir::{operation::OperationLike, Module, OperationRef},
+    Context,
+};
 use ptxcc_conversions::ir::LlvmOp;
 use ptxcc_conversions::{
-    abi::{signature::function_target, target::Target},
+    abi::{
+        signature::{function_target, nvvm_targets},
+        target::Target,
+    },
     ir::{body_ops, op_name},
 };
 
@@ -153,23 +159,78 @@ pub fn ptx_target(module: &Module, pipeline: Option<&str>) -> Result<Target, Str
     target.map_err(|error| error.to_string())
 }
 
-/// Compiles `module` to PTX for `target` with LLVM's NVPTX backend; `None`
-/// after reporting the problem as a diagnostic. A module that holds
-/// `gpu.module`s is refused (upstream's `gpu-module-to-binary` compiles
-/// those).
+/// Compiles `module` to PTX for `target` with LLVM's NVPTX backend, as
+/// `llc` would; `Err(None)` after reporting the problem as a diagnostic.
+/// A module that holds `gpu.module`s is compiled by [`emit_gpu_modules_ptx`]
+/// instead.
 pub fn emit_ptx(module: &Module, target: &Target) -> Result<String, Option<String>> {
-    if body_ops(module.as_operation()).into_iter().any(|op| op_name(op) == "gpu.module") {
-        return Err(Some(
-            "--emit=ptx compiles a module of LLVM functions; this one holds gpu.module ops (compile them with mlir-opt \
-             --gpu-module-to-binary=format=isa, or emit MLIR)"
-                .into(),
-        ));
-    }
     let features = format!("+ptx{}", target.ptx);
-    match shim::emit_ptx(module.as_operation().to_raw(), &target.chip, &features) {
+    match shim::emit_ptx(module.as_operation().to_raw(), &target.chip, &features, 0) {
         Some(text) => Ok(String::from_utf8_lossy(&text).into_owned()),
         None => Err(None),
     }
+}
+
+/// The `gpu.module` ops at the top of `module` (what an MLIR GPU compiler
+/// hands over, beside its host code).
+pub fn gpu_modules<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
+    body_ops(module.as_operation()).into_iter().filter(|op| op_name(*op) == "gpu.module").collect()
+}
+
+/// The PTX of every `gpu.module` of `module`, one after another, as
+/// `gpu-module-to-binary{format=isa}` makes it: for each of its
+/// `#nvvm.target`s, LLVM's optimizer at the target's `O` level, then the
+/// NVPTX backend for its `chip` and `features` (without `+ptxNN`, the chip's
+/// minimum PTX version). A `gpu.module` without an NVVM target is compiled
+/// as a module of LLVM functions is ([`ptx_target`]: the pipeline's `chip`
+/// and `ptx`, else its first function's, else `sm_90`), without the
+/// optimizer. Each PTX text starts with a header line, a PTX comment that
+/// `ptxas` ignores (`// ptxcc-opt: gpu.module @NAME, #nvvm.target 1 of 2:
+/// sm_90, +ptx80, O = 2`); host code is left out.
+pub fn emit_gpu_modules_ptx(module: &Module, pipeline: Option<&str>) -> Result<String, Option<String>> {
+    let mut text = String::new();
+    for gpu_module in gpu_modules(module) {
+        let name = gpu_module
+            .attribute("sym_name")
+            .ok()
+            .and_then(ptxcc_conversions::ir::string_value)
+            .unwrap_or_else(|| "?".into());
+        let targets = nvvm_targets(gpu_module);
+        let mut builds: Vec<(String, String, String, u32)> = Vec::new();
+        if targets.is_empty() {
+            let target = module_target(gpu_module, pipeline)?;
+            let features = format!("+ptx{}", target.ptx);
+            builds.push((format!("no #nvvm.target: {}, {features}, O = 0", target.chip), target.chip, features, 0));
+        }
+        let count = targets.len();
+        for (index, target) in targets.into_iter().enumerate() {
+            let resolved = Target::resolve(None, None, Some(&target.chip), Some(&target.features))
+                .map_err(|error| Some(format!("gpu.module @{name}: {error}")))?;
+            let features =
+                if target.features.is_empty() { format!("+ptx{}", resolved.ptx) } else { target.features.join(",") };
+            let header =
+                format!("#nvvm.target {} of {count}: {}, {features}, O = {}", index + 1, target.chip, target.opt_level);
+            builds.push((header, target.chip, features, target.opt_level));
+        }
+        for (header, chip, features, opt_level) in builds {
+            let ptx = shim::emit_ptx(gpu_module.to_raw(), &chip, &features, opt_level).ok_or(None)?;
+            text.push_str(&format!("// ptxcc-opt: gpu.module @{name}, {header}\n"));
+            text.push_str(&String::from_utf8_lossy(&ptx));
+        }
+    }
+    Ok(text)
+}
+
+/// The target of a `gpu.module` without NVVM targets: [`ptx_target`]'s
+/// rule on its functions.
+fn module_target(gpu_module: OperationRef, pipeline: Option<&str>) -> Result<Target, Option<String>> {
+    let (chip, ptx) = pipeline.map(pipeline_target_options).transpose().map_err(Some)?.unwrap_or_default();
+    let first_function = body_ops(gpu_module).into_iter().find(|op| LlvmOp::of(*op) == LlvmOp::Func);
+    let target = match first_function {
+        Some(function) => function_target(function, chip.as_deref(), ptx),
+        None => Target::resolve(chip.as_deref(), ptx, None, None),
+    };
+    target.map_err(|error| Some(error.to_string()))
 }
 
 /// For drivers: turns LLVM's fatal errors, which abort the process with a

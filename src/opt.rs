@@ -14,7 +14,9 @@ use melior::{
 use crate::{
     context::create_context,
     diagnostics::{render, Diagnostic, DiagnosticCollector, Severity},
-    llvm::{emit_ptx, import_llvm_ir, input_kind, ptx_target, InputFormat, InputKind},
+    llvm::{
+        emit_gpu_modules_ptx, emit_ptx, gpu_modules, import_llvm_ir, input_kind, ptx_target, InputFormat, InputKind,
+    },
     nesting::{check_nesting, MAX_NESTING},
     registry::register_passes,
     shim,
@@ -374,6 +376,9 @@ fn transform(
         Emit::Bytecode => {
             output.piece(&module.as_operation().write_bytecode());
             Ok(())
+        }
+        Emit::Ptx if !gpu_modules(&module).is_empty() => {
+            emit_gpu_modules_ptx(&module, config.pipeline.as_deref()).map(|text| output.piece(text.as_bytes()))
         }
         Emit::Ptx => ptx_target(&module, config.pipeline.as_deref())
             .map_err(Some)

@@ -47,6 +47,8 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -459,8 +461,8 @@ typedef void (*PtxccLLVMStringCallback)(MlirStringRef text, void *userData);
 /// llc applies them), handing the PTX text to `callback`. Returns false after
 /// reporting the problem as a diagnostic.
 bool ptxccEmitPTX(MlirOperation module, MlirStringRef cpu,
-                  MlirStringRef features, PtxccLLVMStringCallback callback,
-                  void *userData) {
+                  MlirStringRef features, unsigned optLevel,
+                  PtxccLLVMStringCallback callback, void *userData) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -469,10 +471,19 @@ bool ptxccEmitPTX(MlirOperation module, MlirStringRef cpu,
     LLVMInitializeNVPTXAsmPrinter();
   });
   Operation *op = unwrap(module);
+  // A gpu.module (its translation interface is not registered): its ops
+  // are translated from a builtin.module that holds copies of them, as
+  // gpu-module-to-binary translates each gpu.module on its own.
+  OwningOpRef<ModuleOp> copy;
+  if (!isa<ModuleOp>(op)) {
+    copy = ModuleOp::create(op->getLoc());
+    for (Operation &inner : op->getRegion(0).front())
+      copy->getBody()->push_back(inner.clone());
+  }
   llvm::LLVMContext llvmContext;
   ScopedLLVMDiagnostics diagnostics(llvmContext, op->getLoc());
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(op, llvmContext);
+      translateModuleToLLVMIR(copy ? copy.get() : op, llvmContext);
   if (!llvmModule)
     return false;
   ptxccRestoreInlineAsmAttributes(*llvmModule);
@@ -521,6 +532,27 @@ bool ptxccEmitPTX(MlirOperation module, MlirStringRef cpu,
                                           : (old + "," + featureText).str());
     }
     function.addFnAttrs(attributes);
+  }
+  // As gpu-module-to-binary does for an #nvvm.target's O level: LLVM's
+  // default pipeline at that level before code generation (0: none, as
+  // llc alone).
+  if (optLevel > 0) {
+    const llvm::OptimizationLevel &level =
+        optLevel == 1   ? llvm::OptimizationLevel::O1
+        : optLevel == 2 ? llvm::OptimizationLevel::O2
+                        : llvm::OptimizationLevel::O3;
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder builder(machine.get());
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager optimizer = builder.buildPerModuleDefaultPipeline(level);
+    optimizer.run(*llvmModule, mam);
   }
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);

@@ -95,6 +95,7 @@ unsafe extern "C" {
         module: MlirOperation,
         cpu: MlirStringRef,
         features: MlirStringRef,
+        opt_level: u32,
         callback: StringCallback,
         user_data: *mut c_void,
     ) -> bool;
@@ -610,13 +611,16 @@ pub fn translate_to_llvm_ir(op: MlirOperation) -> Option<Vec<u8>> {
     ok.then_some(text)
 }
 
-/// The module `op` compiled to PTX by LLVM's NVPTX backend for `cpu` and
-/// `features` (`+ptx80`); `None` after reporting the errors.
-pub fn emit_ptx(op: MlirOperation, cpu: &str, features: &str) -> Option<Vec<u8>> {
+/// The module `op` (a `builtin.module` or a `gpu.module`) compiled to PTX
+/// by LLVM's NVPTX backend for `cpu` and `features` (`+ptx80`), after
+/// LLVM's default optimization pipeline at `opt_level` (0: none, as `llc`
+/// alone; 1-3 as `opt -O1`..`-O3`, what `gpu-module-to-binary` runs for an
+/// `#nvvm.target`'s `O`); `None` after reporting the errors.
+pub fn emit_ptx(op: MlirOperation, cpu: &str, features: &str, opt_level: u32) -> Option<Vec<u8>> {
     // SAFETY: the op handle is live (the caller's); the strings and the
     // buffer outlive the call.
     let (text, ok) = collect_text(|append, buffer| unsafe {
-        ptxccEmitPTX(op, string_ref(cpu), string_ref(features), append, buffer)
+        ptxccEmitPTX(op, string_ref(cpu), string_ref(features), opt_level, append, buffer)
     });
     ok.then_some(text)
 }

@@ -92,7 +92,8 @@ fn command() -> Command {
                 .help(
                     "Print MLIR; LLVM IR through MLIR's in-process translation; or PTX through LLVM's NVPTX backend \
                      in process, for the pipeline's chip and ptx options, else the module's target-cpu and +ptxNN \
-                     (as llc -mcpu -mattr)",
+                     (as llc -mcpu -mattr); a module of gpu.modules: each one's PTX for each of its #nvvm.targets, \
+                     behind a '// ptxcc-opt: gpu.module @NAME' line (as gpu-module-to-binary=format=isa)",
                 ),
         );
     for pass in PASSES {
@@ -331,6 +332,21 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Writes `text`, all there is to write, to `destination`: standard output
+/// as [`write_stdout`] does, a file replaced or written in place.
+fn write_whole(
+    destination: Destination,
+    text: &[u8],
+    cannot_write: impl Fn(&io::Error) -> String,
+) -> Result<bool, String> {
+    let written = match destination {
+        Destination::Stdout => return write_stdout(text),
+        Destination::Replace(mut file) => file.write_all(text).and_then(|()| file.commit()),
+        Destination::InPlace(path) => write_in_place(&path, text),
+    };
+    written.map(|()| true).map_err(|e| cannot_write(&e))
+}
+
 /// Opens `path` for writing (truncating it) and writes `text`.
 fn write_in_place(path: &Path, text: &[u8]) -> io::Result<()> {
     let mut file = fs::OpenOptions::new().write(true).truncate(true).open(path)?;
@@ -366,8 +382,12 @@ fn run() -> Result<bool, String> {
             return Ok(error.exit_code() == 0);
         }
     };
+    let output = matches.get_one::<String>("output").map(String::as_str);
+    let cannot_write =
+        |error: &io::Error| format!("error: cannot write '{}': {}", output.unwrap_or("-"), io_reason(error));
     if matches.get_flag("print-irdl") {
-        return write_stdout(ptxcc::dialect::IRDL.as_bytes());
+        let destination = Destination::new(output).map_err(|e| cannot_write(&e))?;
+        return write_whole(destination, ptxcc::dialect::IRDL.as_bytes(), cannot_write);
     }
     let mut config = OptConfig {
         pipeline: pipeline(&matches).map_err(|e| format!("error: {e}"))?,
@@ -414,9 +434,6 @@ fn run() -> Result<bool, String> {
         config.after_parse = Some(AfterParse(Arc::new(move || file.release())));
     }
     let bytes = input.bytes();
-    let output = matches.get_one::<String>("output").map(String::as_str);
-    let cannot_write =
-        |error: &io::Error| format!("error: cannot write '{}': {}", output.unwrap_or("-"), io_reason(error));
     let mut destination = Destination::new(output).map_err(|e| cannot_write(&e))?;
     // MLIR text is checked to be UTF-8; LLVM IR and bytecode are bytes.
     let text = match input_kind(config.input_format, bytes, &name) {

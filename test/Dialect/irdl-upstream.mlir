@@ -2,6 +2,10 @@
 // lets upstream mlir-opt parse and verify ptxcc IR.
 // RUN: %ptxcc-opt --print-irdl > %t.irdl.mlir
 // RUN: mlir-opt --irdl-file=%t.irdl.mlir %s | FileCheck %s
+// -o names the file it goes to, as for every output (the same text).
+// RUN: rm -f %t.o.irdl.mlir && %ptxcc-opt --print-irdl -o %t.o.irdl.mlir > %t.stdout
+// RUN: cmp %t.irdl.mlir %t.o.irdl.mlir
+// RUN: not test -s %t.stdout
 // RUN: not mlir-opt --irdl-file=%t.irdl.mlir %S/Inputs/wrong-address-space.mlir 2>&1 | FileCheck %s --check-prefix=WRONG
 
 // CHECK-LABEL: llvm.func @upstream_reads_ptxcc(

@@ -246,8 +246,7 @@ pub fn gpu_module_targets(func: OperationRef) -> Option<Vec<NvvmTarget>> {
     let mut current = func.parent_operation();
     while let Some(op) = current {
         if crate::ir::op_name(op) == "gpu.module" {
-            let targets = op.attribute("targets").ok()?.to_string();
-            let parsed: Vec<_> = targets.split("#nvvm.target").skip(1).map(parse_nvvm_target).collect();
+            let parsed = nvvm_targets(op);
             return (!parsed.is_empty()).then_some(parsed);
         }
         current = op.parent_operation();
@@ -255,11 +254,20 @@ pub fn gpu_module_targets(func: OperationRef) -> Option<Vec<NvvmTarget>> {
     None
 }
 
+/// The NVVM targets of the `gpu.module` op `gpu_module`, in order; empty
+/// when it has none (other targets, such as `#rocdl.target`, are left out).
+pub fn nvvm_targets(gpu_module: OperationRef) -> Vec<NvvmTarget> {
+    let Ok(targets) = gpu_module.attribute("targets") else { return Vec::new() };
+    targets.to_string().split("#nvvm.target").skip(1).map(parse_nvvm_target).collect()
+}
+
 /// Reads `<O = 3, chip = "sm_90", features = "+ptx80">` (the text after
 /// `#nvvm.target`; the parameters are printed only when they differ from
 /// the defaults).
 fn parse_nvvm_target(text: &str) -> NvvmTarget {
-    let body = text.split('>').next().unwrap_or_default();
+    // A bare `#nvvm.target` has no parameters: what follows it is the next
+    // target's.
+    let body = text.strip_prefix('<').and_then(|rest| rest.split('>').next()).unwrap_or_default();
     let quoted = |name: &str| {
         body.split(&format!("{name} = \"")).nth(1).and_then(|rest| rest.split('"').next()).map(str::to_string)
     };
@@ -423,6 +431,8 @@ mod tests {
     #[case("<O = 3, chip = \"sm_90\", features = \"+ptx80\">", 3, "sm_90", &["+ptx80"])]
     #[case("<O = 0, chip = \"sm_90a\">", 0, "sm_90a", &[])]
     #[case("<chip = \"sm_80\", features = \"+ptx75,+ptx80\", flags = {fast}>", 2, "sm_80", &["+ptx75", "+ptx80"])]
+    // A bare target followed by another target: nothing of the other's.
+    #[case(", #rocdl.target<O = 3, chip = \"gfx90a\">]", 2, "sm_50", &[])]
     fn reads_printed_nvvm_targets(
         #[case] text: &str,
         #[case] opt_level: u32,
