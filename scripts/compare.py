@@ -69,8 +69,9 @@ ptxas judged (more local bytes or ld/st.local; more PTX instructions
 where ld/st.local did not fall; more ld/st.param than it saves
 ld/st.local). The exit status is 1 when a
 function is worse, a kernel is missing from one PTX, or a tool fails, and 0
-otherwise; the last line is a summary with the totals (kernels: registers,
-SASS; all functions: stack, spills).
+otherwise; the last lines are a summary with the totals (kernels: registers,
+SASS; all functions: stack, spills), over all flows and, with several, per
+flow.
 
 Options:
     --flow a|b|c          the flows to compare (repeatable; default a)
@@ -317,6 +318,8 @@ def main():
     functions = worse = failures = 0
     # Totals per column of ptxas figures, llc / ptxcc / whole / nvcc.
     totals = {key: [0, 0, 0, 0] for key in ("regs", "stack", "spills", "sass")}
+    # The same per flow.
+    flow_totals = {flow: {key: [0, 0, 0, 0] for key in totals} for flow in flows}
     nvcc_cache = {}
     # Kernels' stack + spills and SASS with ptxcc, and nvcc's stack + spills,
     # per (flow, file, kernel), for --against-flow-a.
@@ -387,6 +390,7 @@ def main():
                             continue
                         for i, value in enumerate(values):
                             totals[key][i] += value or 0
+                            flow_totals[flow][key][i] += value or 0
 
                     if is_kernel and figures[1] is not None:
                         nvcc_local = None if figures[3] is None else figures[3].stack + figures[3].spills
@@ -428,6 +432,10 @@ def main():
     mode += ", strict-ptx" if args.strict_ptx else ""
     total = "; ".join(f"{key} {cell(values)}" for key, values in totals.items()) if tools.ptxas else "no ptxas"
     print(f"\ncompare: totals {total}")
+    if tools.ptxas and len(flows) > 1:
+        for flow in flows:
+            figures = "; ".join(f"{key} {cell(values)}" for key, values in flow_totals[flow].items())
+            print(f"compare: flow {flow} totals {figures}")
     print(f"compare: {plural(functions, 'function')} in {plural(len(args.files), 'file')}, "
           f"flow {'+'.join(flows)}{mode}; ptxcc worse: {worse}; failures: {failures}")
     return 1 if worse or failures else 0

@@ -32,7 +32,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Optional
 
-# The CUDA release the figures in README.md were measured with.
+# The CUDA release the figures in docs/guide/measurements.md were measured with.
 VERSION = "13.5.37"
 
 # (requirement, sha256 of its manylinux x86_64 wheel)

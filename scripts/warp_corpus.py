@@ -90,7 +90,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "test", "harness"))
 from nvidia_tools import STAMP, cache_dir, find_tools  # noqa: E402
 
-# The Warp release the figures in README.md were measured with.
+# The Warp release the figures in docs/guide/measurements.md were measured with.
 VERSION = "1.19.0"
 
 # (requirement, sha256 of each wheel pip may pick): Warp is one wheel for

@@ -5,7 +5,7 @@
 //! `mlir-translate --mlir-to-llvmir` and `llc -mtriple=nvptx64-nvidia-cuda`
 //! turn into PTX.
 //!
-//! This crate is the library API: compilers that own a melior [`Context`]
+//! This crate is the library API: compilers that own a melior [`Context`](melior::Context)
 //! and [`PassManager`] use it to load the `ptxcc` dialect and add ptxcc
 //! passes, without the `ptxcc-opt` driver.
 //!
@@ -68,6 +68,12 @@
 //! pm.run(&mut module)?;
 //! let text = module.as_operation().to_string();
 //! assert!(text.contains("!llvm.ptr<101> -> i32"), "{text}"); // read from param space
+//!
+//! // A top-level pass manager runs on the module it is given.
+//! let mut module = Module::parse(&context, "llvm.func @f() { llvm.return }").expect("valid IR");
+//! let pm = PassManager::new(&context);
+//! ptxcc::add_pipeline(&pm, &PipelineOptions::default())?;
+//! pm.run(&mut module)?;
 //!
 //! // A pass manager on an op ptxcc's pipeline cannot run on is an error.
 //! let pm = PassManager::new(&context);

@@ -293,11 +293,22 @@ pub(crate) const PIPELINE: PassInfo = PassInfo {
 pub trait AnyPassManager {
     /// The pass manager as an op pass manager.
     fn op_pass_manager(&self) -> OperationPassManager<'_, '_>;
+
+    /// The op it runs on, where its anchor does not say: a top-level
+    /// [`PassManager`] is anchored on `any` in MLIR 22 but runs on the
+    /// `builtin.module` given to [`PassManager::run`].
+    fn runs_on(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl AnyPassManager for PassManager<'_> {
     fn op_pass_manager(&self) -> OperationPassManager<'_, '_> {
         self.as_operation_pass_manager()
+    }
+
+    fn runs_on(&self) -> Option<&'static str> {
+        Some(ptxcc_conversions::pass::MODULE_OPS[0])
     }
 }
 
@@ -309,7 +320,11 @@ impl AnyPassManager for OperationPassManager<'_, '_> {
 
 /// The op name `pm` is anchored on (`builtin.module`, `gpu.module`, ...).
 pub fn anchor_of(pm: &impl AnyPassManager) -> String {
-    shim::op_pass_manager_anchor(pm.op_pass_manager().to_raw())
+    let anchor = shim::op_pass_manager_anchor(pm.op_pass_manager().to_raw());
+    match pm.runs_on() {
+        Some(op) if anchor == "any" => op.to_string(),
+        _ => anchor,
+    }
 }
 
 /// Adds the whole pipeline to `pm`, a pass manager on `builtin.module` or

@@ -81,7 +81,7 @@ fn function_blocks<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> 
 
 impl SpaceAnalysis {
     /// Infers the spaces of `func`'s generic pointers to a fixpoint; `ops`
-    /// are the ops of its body ([`nested_ops`]).
+    /// are the ops of its body (`nested_ops`).
     pub fn new(func: OperationRef, ops: &[OperationRef], options: &SpaceRules) -> Self {
         let kernel = is_kernel(func);
         let slots_local = !options.llvm_opt_after.applies_to(func);

@@ -5,7 +5,7 @@
 //! it returns, which registers every ptxcc pass by name with its options
 //! (the same registry entries `ptxcc-opt` uses). Each pass loads the `ptxcc`
 //! dialect into the tool's context when the pass manager initialises it.
-//! Build it with `cargo xtask plugin` (see the README).
+//! Build it with `cargo xtask plugin` (see docs/guide/mlir-gpu.md).
 
 use std::ffi::c_char;
 

@@ -60,7 +60,7 @@ pub(crate) unsafe fn string_ref_bytes<'c>(text: mlir_sys::MlirStringRef) -> &'c 
     unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) }
 }
 
-/// [`identifier_str`] of a melior identifier.
+/// `identifier_str` of a melior identifier.
 pub fn identifier_text<'c>(identifier: Identifier<'c>) -> &'c str {
     // SAFETY: a melior identifier of the context of `'c`.
     unsafe { identifier_str(identifier.to_raw()) }

@@ -11,7 +11,7 @@ const PARALLEL_CHUNK: usize = 128;
 
 /// `work` on consecutive chunks of `items`, concurrently on the thread pool
 /// of `op`'s context (in order on the calling thread when the context is
-/// not multi-threaded, or for fewer than [`PARALLEL_MIN_ITEMS`] items); the
+/// not multi-threaded, or for fewer than `PARALLEL_MIN_ITEMS` (512) items); the
 /// chunks' results, concatenated in the order of `items`.
 ///
 /// Each chunk is handed to `work` once; results do not depend on the

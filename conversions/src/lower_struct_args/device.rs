@@ -21,9 +21,9 @@
 //! not, the result stays in param space: an `sret` slot would be new local
 //! memory there.
 //!
-//! The module is split by concern: [`plan`] decides (eligibility per
-//! parameter, flattening against llc's traffic), [`sret`] finds the
-//! callers' return slots, [`rewrite`] applies the plans; the plan types and
+//! The module is split by concern: `plan` decides (eligibility per
+//! parameter, flattening against llc's traffic), `sret` finds the
+//! callers' return slots, `rewrite` applies the plans; the plan types and
 //! the generic function queries stay here.
 
 mod plan;

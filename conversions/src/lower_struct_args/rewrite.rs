@@ -116,7 +116,7 @@ fn rewrite_argument<'c, 'a>(func: OperationRef<'c, 'a>, plan: &ArgumentPlan<'c, 
     }
 }
 
-/// Applies the plans of `func`'s parameters ([`rewrite_argument`]), then
+/// Applies the plans of `func`'s parameters (`rewrite_argument`), then
 /// erases what they left without use.
 pub fn rewrite_arguments<'c, 'a>(func: OperationRef<'c, 'a>, plans: &[ArgumentPlan<'c, 'a>], rewriter: &mut Rewriter) {
     for plan in plans {

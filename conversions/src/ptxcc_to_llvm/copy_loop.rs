@@ -219,7 +219,7 @@ fn expand(copy: OperationRef, vector_copy: bool, rewriter: &mut crate::ir::Rewri
     // Not unrolled, by LLVM or by ptxas (llc writes `.pragma "nounroll"`):
     // ptxas unrolled the 64 iterations of a 1 KB copy fully and kept its
     // loads in flight, 42 registers where llc's byte loop takes 31 and this
-    // loop 22 (ptxas -v, sm_90; README "What the GPU runs").
+    // loop 22 (ptxas -v, sm_90; docs/guide/measurements.md).
     let no_unroll = Attribute::parse(context, "#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>")
         .expect("a valid loop annotation");
     looped.append_operation(

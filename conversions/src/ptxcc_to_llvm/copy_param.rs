@@ -204,9 +204,9 @@ pub(super) fn aligned(context: &Context, alignment: u64) -> LoadStoreOptions<'_>
 /// Inline copies load every part first and then store them, so that `llc`
 /// keeps the `ld.param.v4` / `st.local.v4` pairs. Into a slot `llc`'s SROA
 /// can break up ([`slots::breakable`]) the parts are integers instead, one
-/// per field of the slot's type where it has one ([`plan_field_copy`]),
+/// per field of the slot's type where it has one (`plan_field_copy`),
 /// whatever the size: SROA splits them along the fields the code uses and
-/// deletes the rest. Copies that are not inlined ([`inline_copy_plan`]) were
+/// deletes the rest. Copies that are not inlined (`inline_copy_plan`) were
 /// made copy loops before the patterns run ([`super::copy_loop`]); none is
 /// left for `llvm.intr.memcpy` but a copy the loop cannot take (shorter
 /// than one step yet not inlined), with both alignments.

@@ -166,7 +166,7 @@ pub struct PlanPolicy<'p> {
 /// is flattened only where that costs no more accesses than its parts; else
 /// an SSA aggregate stays as it is (no memory to remove) and a `byval`
 /// pointer becomes [`ParamPlan::ByValue`] (the caller's memory can still go,
-/// at llc's traffic; [`plan_signature`] keeps it `byval` where no call site
+/// at llc's traffic; `plan_signature` keeps it `byval` where no call site
 /// passes memory that would go).
 ///
 /// `linkage`: the linkage the function will have in LLVM IR; with
