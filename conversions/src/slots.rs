@@ -11,7 +11,7 @@
 use crate::ir::HashSet;
 use crate::ir::{LlvmOp, MemIntrinsic, Store};
 
-use melior::ir::{Value, ValueLike};
+use melior::ir::{block::BlockLike, operation::OperationLike, Value, ValueLike};
 use ptxcc_dialect::names;
 
 use crate::{
@@ -245,4 +245,74 @@ pub fn written_at_constant_offsets(pointer: Value, calls: bool) -> bool {
         }
     }
     written
+}
+
+/// The slot `pointer` points into and its constant byte offset there:
+/// through `llvm.addrspacecast`s and GEPs with constant indices down to an
+/// `llvm.alloca`; `None` on any other way there.
+pub fn slot_offset<'c: 'a, 'a>(pointer: Value<'c, 'a>) -> Option<(Value<'c, 'a>, i64)> {
+    let layout = DataLayout::nvptx64();
+    let (mut current, mut offset) = (pointer, 0i64);
+    loop {
+        let op = crate::ir::as_result(current)?.owner();
+        match LlvmOp::of(op) {
+            LlvmOp::Alloca => return Some((current, offset)),
+            LlvmOp::AddrSpaceCast => current = crate::ir::AddrSpaceCast::of(op)?.source(),
+            LlvmOp::Gep => {
+                offset = offset.checked_add(crate::abi::mlir::gep_offset(layout, op)?)?;
+                current = crate::ir::Gep::of(op)?.base();
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The byte ranges written into `slot` (an `llvm.alloca`) besides one
+/// `ptxcc.copy_param` into all of it, at its start, in the function's entry
+/// block, when the slot holds a copy of a kernel parameter: every use (through
+/// casts and constant GEPs) is a load, a store, a copy or fill of constant
+/// length into or out of it, a lifetime marker or a debug record, each at a
+/// constant offset. `None` for any other slot, or one whose address goes
+/// anywhere else (a call, a store of the address, a select, a GEP with a
+/// variable index), where nothing says which bytes are still the
+/// parameter's.
+pub fn parameter_copy_writes(slot: Value) -> Option<Vec<(i64, i64)>> {
+    let layout = DataLayout::nvptx64();
+    let mut writes = Vec::new();
+    let mut copies = 0;
+    let mut work = vec![(slot, 0i64)];
+    while let Some((value, at)) = work.pop() {
+        for used in uses(value) {
+            let op = used.owner;
+            let kind = LlvmOp::of(op);
+            match (kind, used.index) {
+                (LlvmOp::AddrSpaceCast, 0) => work.push((first_result(op)?, at)),
+                (LlvmOp::Gep, 0) => {
+                    let step = crate::abi::mlir::gep_offset(layout, op)?;
+                    work.push((first_result(op)?, at.checked_add(step)?));
+                }
+                (LlvmOp::Load, 0) => {}
+                (LlvmOp::Store, 1) => {
+                    let bytes = layout.store_size(&abi_type(Store::of(op)?.value().r#type()).ok()?);
+                    writes.push((at, at.checked_add(i64::try_from(bytes).ok()?)?));
+                }
+                (_, 0) if kind.is_memory_transfer() || kind.is_memory_fill() => {
+                    let length = MemIntrinsic::of(op)?.constant_length()?;
+                    writes.push((at, at.checked_add(length)?));
+                }
+                (_, 1) if kind.is_memory_transfer() => {}
+                (_, _) if kind.is_lifetime_marker() || kind.is_debug_info() => {}
+                _ if op_name(op) == names::COPY_PARAM && used.index == 1 && at == 0 => {
+                    let block = op.block()?;
+                    let entry = crate::kernel::entry_block(block.parent_operation()?)?;
+                    if block.to_raw().ptr != entry.to_raw().ptr {
+                        return None;
+                    }
+                    copies += 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+    (copies == 1).then_some(writes)
 }

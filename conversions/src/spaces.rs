@@ -13,6 +13,7 @@ use crate::options::LlvmOptAfter;
 use crate::{
     ir::{first_result, op_name, successor_argument},
     kernel::{is_kernel, parameter_count, parameter_has},
+    slots,
 };
 
 /// What the analysis may assume, from the options of the pass that runs it.
@@ -138,12 +139,20 @@ impl SpaceAnalysis {
             }
         }
         // Op results: sources are fixed, the rest propagate.
+        let mut copies = HashMap::default();
         for op in ops {
             let Some(result) = first_result(*op) else { continue };
             if op.result_count() != 1 || !is_generic_pointer(result) {
                 continue;
             }
-            let source = source_space(*op, kernel, slots_local, options);
+            let mut source = source_space(*op, kernel, slots_local, options);
+            if source == Some(Space::Generic)
+                && kernel
+                && options.kernel_params_global
+                && reads_parameter_copy(*op, &mut copies)
+            {
+                source = Some(Space::Specific(address_space::GLOBAL));
+            }
             analysis.spaces.insert(key(result), source.unwrap_or(Space::Unknown));
             if source.is_none() {
                 let positions: &[usize] = if LlvmOp::of(*op) == LlvmOp::Gep { &[0] } else { &[1, 2] };
@@ -219,6 +228,24 @@ impl SpaceAnalysis {
         }
     }
 }
+
+/// Whether `op` loads a pointer out of a kernel parameter's copy, from bytes
+/// nothing but the copy wrote ([`slots::parameter_copy_writes`]): a pointer
+/// read from the parameter, global as one read from the parameter itself
+/// is (`llc` marks every pointer it loads from a kernel's `byval`
+/// parameter, copied or not). `copies` caches each slot's writes.
+fn reads_parameter_copy(op: OperationRef, copies: &mut HashMap<usize, Option<Vec<(i64, i64)>>>) -> bool {
+    if LlvmOp::of(op) != LlvmOp::Load || crate::ir::is_volatile_access(op) || crate::ir::is_atomic(op) {
+        return false;
+    }
+    let Some((slot, offset)) = op.operand_at(0).ok().and_then(slots::slot_offset) else { return false };
+    let writes = copies.entry(key(slot)).or_insert_with(|| slots::parameter_copy_writes(slot));
+    let end = offset + POINTER_BYTES;
+    writes.as_ref().is_some_and(|writes| writes.iter().all(|&(from, to)| to <= offset || end <= from))
+}
+
+/// Bytes of a generic pointer (nvptx64).
+const POINTER_BYTES: i64 = 8;
 
 /// The blocks that a terminator this analysis does not read (anything but
 /// `llvm.br`, `llvm.cond_br` and `llvm.switch`) branches to.

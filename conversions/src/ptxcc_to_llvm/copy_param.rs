@@ -38,6 +38,13 @@ pub enum AccessKind {
     I16,
     /// `i8`.
     I8,
+    /// `!llvm.ptr`: a generic pointer field of the slot's type, copied as a
+    /// pointer. `llc` marks every pointer it loads from a kernel's `byval`
+    /// parameter global (CUDA), and after SROA its address-space inference
+    /// follows the mark to the uses of the field; loaded as an `i64`, the
+    /// pointer reached them through an `inttoptr`, generic (Warp's written
+    /// `array_t`: generic atomics, 38 registers where llc alone takes 32).
+    Ptr,
 }
 
 impl AccessKind {
@@ -45,7 +52,7 @@ impl AccessKind {
     pub fn bytes(self) -> u64 {
         match self {
             Self::V4I32 | Self::I128 => 16,
-            Self::V2I32 | Self::I64 => 8,
+            Self::V2I32 | Self::I64 | Self::Ptr => 8,
             Self::I32 => 4,
             Self::I16 => 2,
             Self::I8 => 1,
@@ -64,6 +71,7 @@ impl AccessKind {
             Self::I32 => integer(32),
             Self::I16 => integer(16),
             Self::I8 => integer(8),
+            Self::Ptr => pointer_type(context, address_space::GENERIC),
         }
     }
 
@@ -173,6 +181,11 @@ pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: 
                 kind: AccessKind::I128,
                 align: common_alignment(alignment, leaf.offset as i64).min(16),
             }),
+            8 if leaf.ty == AbiType::Ptr(address_space::GENERIC) => accesses.push(Access {
+                offset: leaf.offset,
+                kind: AccessKind::Ptr,
+                align: common_alignment(alignment, leaf.offset as i64).min(8),
+            }),
             1 | 2 | 4 | 8 => accesses.push(Access {
                 offset: leaf.offset,
                 kind: AccessKind::of_width(bytes, false),
@@ -204,8 +217,8 @@ pub(super) fn aligned(context: &Context, alignment: u64) -> LoadStoreOptions<'_>
 /// Inline copies load every part first and then store them, so that `llc`
 /// keeps the `ld.param.v4` / `st.local.v4` pairs. Into a slot `llc`'s SROA
 /// can break up ([`slots::breakable`]) the parts are integers instead, one
-/// per field of the slot's type where it has one (`plan_field_copy`),
-/// whatever the size: SROA splits them along the fields the code uses and
+/// per field of the slot's type where it has one (`plan_field_copy`; a
+/// generic pointer field as a pointer), whatever the size: SROA splits them along the fields the code uses and
 /// deletes the rest. Copies that are not inlined (`inline_copy_plan`) were
 /// made copy loops before the patterns run ([`super::copy_loop`]); none is
 /// left for `llvm.intr.memcpy` but a copy the loop cannot take (shorter
@@ -358,6 +371,7 @@ mod tests {
         vec![(0, I16, 2), (2, I8, 1), (3, I8, 1), (4, I8, 1), (5, I8, 1), (6, I16, 2)]
     )]
     #[case::tail_padding("!llvm.struct<(f64, i8)>", 8, vec![(0, I64, 8), (8, I8, 1), (9, I8, 1), (10, I16, 2), (12, I32, 4)])]
+    #[case::pointers("!llvm.struct<(ptr, ptr<1>, i32)>", 8, vec![(0, Ptr, 8), (8, I64, 8), (16, I32, 4), (20, I32, 4)])]
     #[case::array_of_pairs("!llvm.array<2 x struct<(i8, i16)>>", 2, vec![(0, I8, 1), (1, I8, 1), (2, I16, 2), (4, I8, 1), (5, I8, 1), (6, I16, 2)])]
     fn copies_field_by_field(#[case] ty: &str, #[case] alignment: u64, #[case] expected: Vec<(u64, AccessKind, u64)>) {
         assert_eq!(field_plan(ty, alignment), Some(expected));

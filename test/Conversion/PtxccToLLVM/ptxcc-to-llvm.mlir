@@ -214,6 +214,29 @@ llvm.func ptx_kernelcc @copy_param_promotable(%s: !llvm.ptr {llvm.byval = !llvm.
 
 // -----
 
+// A generic pointer field of such a slot is copied as a pointer, not as
+// an i64: llc marks every pointer it loads from a kernel's byval parameter
+// global, and after SROA the field's uses see that mark, where an i64 gave
+// them an inttoptr, generic (test/Pipeline/written-param-pointer-global.mlir).
+// CHECK-LABEL: llvm.func ptx_kernelcc @copy_param_pointer_field(
+// CHECK: %[[DATA:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> !llvm.ptr
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
+// CHECK: llvm.store %[[DATA]], %{{.*}} {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
+llvm.func ptx_kernelcc @copy_param_pointer_field(%s: !llvm.ptr {llvm.byval = !llvm.struct<(ptr, i64)>, llvm.align = 8 : i64}, %v: f32) {
+  %p = llvm.addrspacecast %s : !llvm.ptr to !llvm.ptr<101>
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x !llvm.struct<(ptr, i64)> {alignment = 8 : i64} : (i32) -> !llvm.ptr
+  "ptxcc.copy_param"(%p, %slot) {size = 16 : i64, alignment = 8 : i64} : (!llvm.ptr<101>, !llvm.ptr) -> ()
+  %n = llvm.getelementptr %slot[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64)>
+  %z = llvm.mlir.constant(0 : i64) : i64
+  llvm.store %z, %n : i64, !llvm.ptr
+  %data = llvm.load %slot : !llvm.ptr -> !llvm.ptr
+  %old = llvm.atomicrmw fadd %data, %v seq_cst : !llvm.ptr, f32
+  llvm.return
+}
+
+// -----
+
 // What is inlined is bounded by registers as well as bytes: ptxas issues an
 // inline copy's loads before its first store, so each access holds its
 // width in registers (copy_param.rs, MAX_INLINE_COPY_REGISTERS = 16). 64
