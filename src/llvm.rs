@@ -15,7 +15,9 @@
 //!   parser upgrades).
 //! * [`emit_ptx`] runs LLVM's NVPTX backend for the chip and PTX version the
 //!   passes used ([`ptx_target`]), as `mlir-translate --mlir-to-llvmir | llc
-//!   -mcpu=CHIP -mattr=+ptxNN` would.
+//!   -mcpu=CHIP -mattr=+ptxNN` would; [`emit_gpu_modules_ptx`] compiles
+//!   each `gpu.module` of an MLIR GPU program for its `#nvvm.target`s, as
+//!   `gpu-module-to-binary{format=isa}` does.
 
 use melior::{
     ir::{operation::OperationLike, Module, OperationRef},
