@@ -152,8 +152,14 @@ pub fn pipeline_target_options(pipeline: &str) -> Result<(Option<String>, Option
 /// ptxcc's default chip at its minimum PTX version: the same rule the passes
 /// decide by ([`Target::resolve`]).
 pub fn ptx_target(module: &Module, pipeline: Option<&str>) -> Result<Target, String> {
+    target_of_functions(module.as_operation(), pipeline)
+}
+
+/// [`ptx_target`]'s rule on the functions directly inside `op` (a
+/// `builtin.module` or a `gpu.module`).
+fn target_of_functions(op: OperationRef, pipeline: Option<&str>) -> Result<Target, String> {
     let (chip, ptx) = pipeline.map(pipeline_target_options).transpose()?.unwrap_or_default();
-    let first_function = body_ops(module.as_operation()).into_iter().find(|op| LlvmOp::of(*op) == LlvmOp::Func);
+    let first_function = body_ops(op).into_iter().find(|op| LlvmOp::of(*op) == LlvmOp::Func);
     let target = match first_function {
         Some(function) => function_target(function, chip.as_deref(), ptx),
         None => Target::resolve(chip.as_deref(), ptx, None, None),
@@ -200,7 +206,7 @@ pub fn emit_gpu_modules_ptx(module: &Module, pipeline: Option<&str>) -> Result<S
         let targets = nvvm_targets(gpu_module);
         let mut builds: Vec<(String, String, String, u32)> = Vec::new();
         if targets.is_empty() {
-            let target = module_target(gpu_module, pipeline)?;
+            let target = target_of_functions(gpu_module, pipeline).map_err(Some)?;
             let features = format!("+ptx{}", target.ptx);
             builds.push((format!("no #nvvm.target: {}, {features}, O = 0", target.chip), target.chip, features, 0));
         }
@@ -221,18 +227,6 @@ pub fn emit_gpu_modules_ptx(module: &Module, pipeline: Option<&str>) -> Result<S
         }
     }
     Ok(text)
-}
-
-/// The target of a `gpu.module` without NVVM targets: [`ptx_target`]'s
-/// rule on its functions.
-fn module_target(gpu_module: OperationRef, pipeline: Option<&str>) -> Result<Target, Option<String>> {
-    let (chip, ptx) = pipeline.map(pipeline_target_options).transpose().map_err(Some)?.unwrap_or_default();
-    let first_function = body_ops(gpu_module).into_iter().find(|op| LlvmOp::of(*op) == LlvmOp::Func);
-    let target = match first_function {
-        Some(function) => function_target(function, chip.as_deref(), ptx),
-        None => Target::resolve(chip.as_deref(), ptx, None, None),
-    };
-    target.map_err(|error| Some(error.to_string()))
 }
 
 /// For drivers: turns LLVM's fatal errors, which abort the process with a

@@ -11,6 +11,7 @@ use ptxcc_dialect::{address_space, names, types::pointer_address_space};
 
 use crate::options::LlvmOptAfter;
 use crate::{
+    abi::{AbiType, DataLayout},
     ir::{first_result, op_name, successor_argument},
     kernel::{is_kernel, parameter_count, parameter_has},
     slots,
@@ -145,14 +146,7 @@ impl SpaceAnalysis {
             if op.result_count() != 1 || !is_generic_pointer(result) {
                 continue;
             }
-            let mut source = source_space(*op, kernel, slots_local, options);
-            if source == Some(Space::Generic)
-                && kernel
-                && options.kernel_params_global
-                && reads_parameter_copy(*op, &mut copies)
-            {
-                source = Some(Space::Specific(address_space::GLOBAL));
-            }
+            let source = source_space(*op, kernel, slots_local, options, &mut copies);
             analysis.spaces.insert(key(result), source.unwrap_or(Space::Unknown));
             if source.is_none() {
                 let positions: &[usize] = if LlvmOp::of(*op) == LlvmOp::Gep { &[0] } else { &[1, 2] };
@@ -234,18 +228,20 @@ impl SpaceAnalysis {
 /// read from the parameter, global as one read from the parameter itself
 /// is (`llc` marks every pointer it loads from a kernel's `byval`
 /// parameter, copied or not). `copies` caches each slot's writes.
-fn reads_parameter_copy(op: OperationRef, copies: &mut HashMap<usize, Option<Vec<(i64, i64)>>>) -> bool {
-    if LlvmOp::of(op) != LlvmOp::Load || crate::ir::is_volatile_access(op) || crate::ir::is_atomic(op) {
+fn reads_parameter_copy(op: OperationRef, copies: &mut ParameterCopies) -> bool {
+    if crate::ir::is_volatile_access(op) || crate::ir::is_atomic(op) {
         return false;
     }
     let Some((slot, offset)) = op.operand_at(0).ok().and_then(slots::slot_offset) else { return false };
     let writes = copies.entry(key(slot)).or_insert_with(|| slots::parameter_copy_writes(slot));
-    let end = offset + POINTER_BYTES;
+    let bytes = DataLayout::nvptx64().store_size(&AbiType::Ptr(address_space::GENERIC));
+    let end = offset.saturating_add(i64::try_from(bytes).unwrap_or(i64::MAX));
     writes.as_ref().is_some_and(|writes| writes.iter().all(|&(from, to)| to <= offset || end <= from))
 }
 
-/// Bytes of a generic pointer (nvptx64).
-const POINTER_BYTES: i64 = 8;
+/// Per slot (by [`key`]), the byte ranges written into it besides the
+/// copy of a kernel parameter, or `None` ([`slots::parameter_copy_writes`]).
+type ParameterCopies = HashMap<usize, Option<Vec<(i64, i64)>>>;
 
 /// The blocks that a terminator this analysis does not read (anything but
 /// `llvm.br`, `llvm.cond_br` and `llvm.switch`) branches to.
@@ -258,8 +254,15 @@ fn opaque_successors(ops: &[OperationRef]) -> HashSet<usize> {
 }
 
 /// The space an op's generic pointer result has by itself, if it is a
-/// source of the lattice (`None` for ops that propagate).
-fn source_space(op: OperationRef, kernel: bool, slots_local: bool, options: &SpaceRules) -> Option<Space> {
+/// source of the lattice (`None` for ops that propagate). `copies` caches
+/// [`reads_parameter_copy`]'s answer per slot.
+fn source_space(
+    op: OperationRef,
+    kernel: bool,
+    slots_local: bool,
+    options: &SpaceRules,
+    copies: &mut ParameterCopies,
+) -> Option<Space> {
     let from = |index: usize| op.operand_at(index).ok().and_then(|v| pointer_address_space(v.r#type()));
     match LlvmOp::of(op) {
         LlvmOp::Gep | LlvmOp::Select => None,
@@ -273,7 +276,11 @@ fn source_space(op: OperationRef, kernel: bool, slots_local: bool, options: &Spa
         _ if kernel && options.kernel_params_global && op_name(op) == names::LOAD_PARAM => {
             Some(Space::Specific(address_space::GLOBAL))
         }
-        LlvmOp::Load if kernel && options.kernel_params_global && from(0) == Some(address_space::PARAM) => {
+        LlvmOp::Load
+            if kernel
+                && options.kernel_params_global
+                && (from(0) == Some(address_space::PARAM) || reads_parameter_copy(op, copies)) =>
+        {
             Some(Space::Specific(address_space::GLOBAL))
         }
         _ => Some(Space::Generic),
