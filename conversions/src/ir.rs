@@ -10,6 +10,7 @@
 
 mod access;
 mod attributes;
+mod cfg;
 mod context;
 mod io;
 mod llvm;
@@ -22,6 +23,7 @@ mod values;
 
 pub use access::*;
 pub use attributes::*;
+pub use cfg::*;
 pub use context::*;
 pub use io::*;
 pub use llvm::*;

@@ -40,6 +40,18 @@
 //! stays generic: `llc`'s SROA deletes slots by speculating the loads
 //! through such merges, which a cast after them defeats.
 //!
+//! **Generic twins**: a GEP or select that an access no longer uses may keep
+//! generic uses (an inline-assembly operand, a call argument, a stored or
+//! compared pointer) beside its copy in the inferred space. For global and
+//! shared copies, those uses take the copy cast back to generic (right
+//! before each) where both would otherwise be live at once: the copy is
+//! still needed after such a use, or a use of each lies on one loop in
+//! which their address does not change (llc hoists both out of it). Where
+//! the copy is dead by then the original stays: ptxas computes it from its
+//! generic base for free (`cvta.to.global` is the identity to it), where a
+//! `cvta.global` costs a register. Local originals always stay (the frame
+//! pointer plus a constant).
+//!
 //! **Cast pairs fold**: `addrspacecast (addrspacecast %p : ptr<N> to ptr)
 //! to ptr<N>` is `%p` (also through GEPs and selects, and for
 //! `param_to_generic`), and `generic -> N -> generic` is the original
@@ -160,6 +172,9 @@ pub struct MemorySpaceStats {
     pub accesses: usize,
     /// Explicit casts replaced by the value they round-trip.
     pub folded_casts: usize,
+    /// Generic addresses replaced by their global or shared copy cast back
+    /// (see "Generic twins" in the module documentation).
+    pub cast_back: usize,
 }
 
 /// The pointer operands of a memory op: (operand index, whether it writes,
@@ -190,6 +205,9 @@ fn allowed(space: u32, writes: bool, atomic: bool, kernel: bool) -> bool {
 struct Materializer<'c, 'a, 'r> {
     analysis: SpaceAnalysis,
     memo: HashMap<usize, Value<'c, 'a>>,
+    /// Each GEP or select copied into a specific space: (original, copy),
+    /// in the order they were built (operands before users).
+    copies: Vec<(Value<'c, 'a>, Value<'c, 'a>)>,
     /// The pass run's rewriter (the clones go through it).
     rewriter: &'r Rewriter,
 }
@@ -253,6 +271,7 @@ impl<'c: 'a, 'a> Materializer<'c, 'a, '_> {
                 let value = first_result(clone).expect("one result");
                 // Retyping the clone's result before anything uses it.
                 value.set_type(target);
+                self.copies.push((first_result(op).expect("one result"), value));
                 return value;
             }
             _ => {}
@@ -319,6 +338,7 @@ pub fn memory_space_opt(
     let mut materializer = Materializer {
         analysis: SpaceAnalysis::new(func, &ops, &options.space_rules()),
         memo: HashMap::default(),
+        copies: Vec::new(),
         rewriter: &rewriter,
     };
     let mut stats = MemorySpaceStats::default();
@@ -376,6 +396,7 @@ pub fn memory_space_opt(
             }
         }
     }
+    stats.cast_back = cast_back_twins(func, &materializer.copies);
     // Users first; erasing one tries its operands' definers again, so a
     // chain of dead GEPs goes whole whatever the order of its blocks.
     for op in live.iter().rev() {
@@ -383,6 +404,67 @@ pub fn memory_space_opt(
     }
     rewriter.flush();
     Ok(stats)
+}
+
+/// Replaces each GEP or select that kept generic uses beside its copy in
+/// global or shared space (an inline-assembly operand, a call argument, a
+/// stored or compared pointer) by the copy cast back to generic, right
+/// before each such use, where both would otherwise be live at once: the
+/// copy is still needed after one of those uses, or a use of each lies on
+/// one loop in which their address does not change (llc hoists both out of
+/// it, and both stay live across it). Elsewhere the original stays: where
+/// the copy is dead by the generic use, ptxas takes the generic address for
+/// free from its generic base (`cvta.to.global` is the identity for it),
+/// and a `cvta.global` there costs a register. Local copies always keep
+/// the original (a stack slot's generic address is the frame pointer plus
+/// a constant, which ptxas rematerializes). Returns how many originals
+/// went.
+fn cast_back_twins(func: OperationRef, copies: &[(Value, Value)]) -> usize {
+    if copies.is_empty() {
+        return 0;
+    }
+    let graph = crate::ir::BlockGraph::of(func);
+    let mut replaced = 0;
+    // Users first: a GEP of a GEP goes before its base.
+    for (original, copy) in copies.iter().rev() {
+        if !matches!(pointer_address_space(copy.r#type()), Some(address_space::GLOBAL | address_space::SHARED)) {
+            continue;
+        }
+        let Some(result) = as_result(*original) else { continue };
+        let def = result.owner();
+        if def.block().is_none() {
+            continue;
+        }
+        // Dead address arithmetic (erased at the end) does not count; a
+        // live address computed from this one keeps it.
+        let users: Vec<_> = crate::ir::uses(*original)
+            .into_iter()
+            .filter(|u| !(is_address(u.owner) && first_result(u.owner).is_none_or(has_no_uses)))
+            .collect();
+        if users.is_empty() || users.iter().any(|u| is_address(u.owner)) {
+            continue;
+        }
+        let points: Vec<OperationRef> = users.iter().map(|u| u.owner).collect();
+        let both_live = match graph.live_after_any(*copy, &points) {
+            Some(true) => true,
+            Some(false) => {
+                let copy_users: Vec<OperationRef> = crate::ir::uses(*copy).iter().map(|u| u.owner).collect();
+                graph.on_common_cycle(&points, &copy_users, &crate::ir::BlockGraph::operand_blocks(def))
+            }
+            None => false,
+        };
+        if !both_live {
+            continue;
+        }
+        let generic = pointer_type(context_of(def), address_space::GENERIC);
+        for used in users {
+            let block = used.owner.block().expect("a user in a block");
+            let cast = block.insert_operation_before(used.owner, addrspacecast(*copy, generic, def.location()));
+            crate::ir::set_operand(used.owner, used.index, first_result(cast).expect("one result"));
+        }
+        replaced += 1;
+    }
+    replaced
 }
 
 /// Whether `pointer` comes out of a select or a block argument (through
