@@ -45,7 +45,7 @@
 //! compared pointer) beside its copy in the inferred space. For global and
 //! shared copies, those uses take the copy cast back to generic (right
 //! before each) where both would otherwise be live at once: the copy is
-//! still needed after such a use, or a use of each lies on one loop in
+//! still needed after such a use, or a use of each is in one loop in
 //! which their address does not change (llc hoists both out of it). Where
 //! the copy is dead by then the original stays: ptxas computes it from its
 //! generic base for free (`cvta.to.global` is the identity to it), where a
@@ -410,7 +410,7 @@ pub fn memory_space_opt(
 /// global or shared space (an inline-assembly operand, a call argument, a
 /// stored or compared pointer) by the copy cast back to generic, right
 /// before each such use, where both would otherwise be live at once: the
-/// copy is still needed after one of those uses, or a use of each lies on
+/// copy is still needed after one of those uses, or a use of each is in
 /// one loop in which their address does not change (llc hoists both out of
 /// it, and both stay live across it). Elsewhere the original stays: where
 /// the copy is dead by the generic use, ptxas takes the generic address for
@@ -423,18 +423,14 @@ fn cast_back_twins(func: OperationRef, copies: &[(Value, Value)]) -> usize {
     if copies.is_empty() {
         return 0;
     }
-    let graph = crate::ir::BlockGraph::of(func);
+    let Some(graph) = crate::ir::BlockGraph::of(func) else { return 0 };
     let mut replaced = 0;
     // Users first: a GEP of a GEP goes before its base.
     for (original, copy) in copies.iter().rev() {
         if !matches!(pointer_address_space(copy.r#type()), Some(address_space::GLOBAL | address_space::SHARED)) {
             continue;
         }
-        let Some(result) = as_result(*original) else { continue };
-        let def = result.owner();
-        if def.block().is_none() {
-            continue;
-        }
+        let Some(def) = as_result(*original).map(|r| r.owner()).filter(|op| op.block().is_some()) else { continue };
         // Dead address arithmetic (erased at the end) does not count; a
         // live address computed from this one keeps it.
         let users: Vec<_> = crate::ir::uses(*original)
@@ -445,12 +441,9 @@ fn cast_back_twins(func: OperationRef, copies: &[(Value, Value)]) -> usize {
             continue;
         }
         let points: Vec<OperationRef> = users.iter().map(|u| u.owner).collect();
+        let copy_users: Vec<OperationRef> = crate::ir::uses(*copy).iter().map(|u| u.owner).collect();
         let both_live = match graph.live_after_any(*copy, &points) {
-            Some(true) => true,
-            Some(false) => {
-                let copy_users: Vec<OperationRef> = crate::ir::uses(*copy).iter().map(|u| u.owner).collect();
-                graph.on_common_cycle(&points, &copy_users, &crate::ir::BlockGraph::operand_blocks(def))
-            }
+            Some(live) => live || graph.in_invariant_loop(&points, &copy_users, def),
             None => false,
         };
         if !both_live {

@@ -81,6 +81,7 @@ pub mod unroll;
 use melior::ir::{block::BlockLike, operation::OperationLike, Location, OperationRef, RegionLike};
 use ptxcc_dialect::verify::emit_remark;
 
+use crate::ir::{natural_loops, Cfg};
 use crate::{
     abi::frame::allocas,
     ir::{as_result, first_result, fold_gep_index, HashSet, OperationExt, Rewriter},
@@ -89,7 +90,7 @@ use crate::{
 };
 use candidates::{added_ops, analyze, Refusal};
 use eval::{evaluate, Env};
-use loops::{counted, natural_loops, Cfg, Limits};
+use loops::{counted, Limits};
 
 declare_pass! {
     /// Options of `promote-local-arrays`.
@@ -311,7 +312,7 @@ fn promote<'c>(
     let (mut used, mut chosen) = (copied_bytes, Vec::<usize>::new());
     let mut promoted = Vec::new();
     let mut selects = Vec::new();
-    let shapes: Vec<loops::Loop> = found.iter().map(|(shape, _)| shape.clone()).collect();
+    let shapes: Vec<crate::ir::Loop> = found.iter().map(|(shape, _)| shape.clone()).collect();
     let mut select_ops = 0u64;
     for (alloca, verdict) in &analysis {
         let decision = match verdict {

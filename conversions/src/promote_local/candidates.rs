@@ -14,7 +14,8 @@ use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use ptxcc_dialect::names;
 
 use super::eval::leaves;
-use super::loops::{Cfg, Counted, Loop, NotCounted};
+use super::loops::{Counted, NotCounted};
+use crate::ir::{Cfg, Loop};
 use crate::{
     abi::{mlir::abi_type, DataLayout},
     ir::{as_argument, constant_int, first_result, gep_indices, op_name, uses, HashSet, OperationExt, Use},

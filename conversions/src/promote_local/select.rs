@@ -24,7 +24,7 @@ use melior::ir::{
 };
 
 use super::candidates::Refusal;
-use super::loops::{Cfg, Loop};
+use crate::ir::{Cfg, Loop};
 use crate::{
     abi::{mlir::abi_type, DataLayout},
     context::context_of,

@@ -23,7 +23,8 @@ use melior::ir::{
     block::BlockLike, operation::OperationLike, Block, BlockRef, OperationRef, RegionLike, Value, ValueLike,
 };
 
-use super::loops::{edge_operands, Cfg, Counted};
+use super::loops::{edge_operands, Counted};
+use crate::ir::Cfg;
 use crate::ir::{
     branch, first_result, set_operand, set_successor, uses, wide_integer_constant, BlockExt, HashMap, HashSet,
     OperationExt, Rewriter,
