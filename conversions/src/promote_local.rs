@@ -29,7 +29,10 @@
 //! - decides by cost, in order: an alloca is promoted while the promoted
 //!   bytes stay within `max-promoted-registers` 32-bit registers and the ops
 //!   unrolling and selects add within `max-unrolled-ops` (each alloca's
-//!   loops counted once, inner loops unrolled inside outer ones);
+//!   loops counted once, inner loops unrolled inside outer ones); an alloca
+//!   that frees no stack, its place in `llc`'s frame shared (by lifetime
+//!   markers, [`frame`]) with allocas that stay in local memory, is kept,
+//!   and the others are chosen again without it;
 //! - unrolls the chosen loops, innermost first ([`unroll`]), writes each
 //!   access at an index outside loops as selects over the elements it may
 //!   reach, writes every index of the promoted allocas as a constant in its
@@ -72,6 +75,7 @@
 pub mod bytes;
 pub mod candidates;
 pub mod eval;
+pub mod frame;
 pub mod loops;
 pub mod memset;
 pub mod params;
@@ -84,7 +88,7 @@ use ptxcc_dialect::verify::emit_remark;
 use crate::ir::{natural_loops, Cfg};
 use crate::{
     abi::frame::allocas,
-    ir::{as_result, first_result, fold_gep_index, HashSet, OperationExt, Rewriter},
+    ir::{as_result, first_result, fold_gep_index, HashMap, HashSet, OperationExt, Rewriter},
     options::declare_pass,
     pass::PtxccPass,
 };
@@ -308,61 +312,65 @@ fn promote<'c>(
         return decisions;
     }
 
-    // The decision, in order, within both budgets.
-    let (mut used, mut chosen) = (copied_bytes, Vec::<usize>::new());
-    let mut promoted = Vec::new();
-    let mut selects = Vec::new();
+    let every = allocas(func);
+    let dynamic: HashSet<_> = analysis.iter().map(|(alloca, _)| alloca.to_raw().ptr).collect();
+    let liveness = frame::SlotLiveness::of(&cfg, &every, |alloca| dynamic.contains(&alloca.to_raw().ptr));
+    let slot_of: HashMap<_, usize> = every.iter().enumerate().map(|(i, op)| (op.to_raw().ptr, i)).collect();
+    let slots: Vec<Option<usize>> =
+        analysis.iter().map(|(alloca, _)| slot_of.get(&alloca.to_raw().ptr).copied()).collect();
     let shapes: Vec<crate::ir::Loop> = found.iter().map(|(shape, _)| shape.clone()).collect();
-    let mut select_ops = 0u64;
-    for (alloca, verdict) in &analysis {
-        let decision = match verdict {
-            Err(why) => Decision::Kept(why.clone()),
-            Ok(candidate) => {
-                let mut with: Vec<usize> = chosen.clone();
-                with.extend(candidate.loops.iter().filter(|l| !chosen.contains(l)));
-                let before = added_ops(&found, &chosen) + select_ops;
-                let plan = match candidate.selects.is_empty() {
-                    true => Ok(None),
-                    false => first_result(*alloca)
-                        .ok_or(Refusal::NotCounter)
-                        .and_then(|root| {
-                            select::plan(&cfg, &shapes, root, candidate.bytes, options.max_select_elements, |gep| {
-                                candidate.selects.contains(&gep)
-                            })
-                        })
-                        .map(Some),
-                };
-                let added = plan.as_ref().map_or(0, |p| p.as_ref().map_or(0, |p| p.ops));
-                let after = added_ops(&found, &with) + select_ops + added;
-                match plan {
-                    Err(other) => {
-                        let why = candidate.why.clone().unwrap_or(Refusal::NotCounter);
-                        Decision::Kept(Refusal::Neither(Box::new(why), Box::new(other)))
-                    }
-                    Ok(_) if used.saturating_add(candidate.bytes) > budget => {
-                        Decision::Kept(Refusal::Registers(candidate.bytes, budget - used))
-                    }
-                    Ok(_) if after > options.max_unrolled_ops => {
-                        Decision::Kept(Refusal::Size(after - before, options.max_unrolled_ops.saturating_sub(before)))
-                    }
-                    Ok(plan) => {
-                        used += candidate.bytes;
-                        chosen = with;
-                        promoted.push(*alloca);
-                        let trips =
-                            candidate.loops.iter().filter_map(|l| found[*l].1.as_ref().ok().map(|c| c.trips)).collect();
-                        let selected = plan.as_ref().map(|p| (p.accesses.len(), p.elements));
-                        if let Some(plan) = plan {
-                            select_ops += plan.ops;
-                            selects.push(plan);
-                        }
-                        Decision::Promoted(candidate.bytes, trips, selected)
-                    }
-                }
+    let choice = Choice { cfg: &cfg, found: &found, shapes: &shapes, slots: &slots, copied_bytes, budget, options };
+    // An array whose place in the frame stays taken by arrays kept in
+    // local memory frees no stack: it is kept, and the others are chosen
+    // again without it (the budgets it took are free), until every
+    // promoted array frees stack (or for a few rounds: what is left out
+    // after the last is kept; a function too large to weigh each array's
+    // frame keeps what the budgets chose).
+    let mut shared = vec![false; analysis.len()];
+    let mut rounds = 0;
+    let (kept, promoted) = loop {
+        let (mut kept, mut promoted) = choice.choose(&analysis, &shared);
+        if promoted.len().saturating_mul(liveness.cost()) > MAX_FRAME_WORK {
+            break (kept, promoted);
+        }
+        let mut mask = vec![false; every.len()];
+        for chosen in &promoted {
+            mask[chosen.slot] = true;
+        }
+        let stack = liveness.frame(&mask);
+        let before = promoted.len();
+        for at in (0..promoted.len()).rev() {
+            let chosen = &promoted[at];
+            mask[chosen.slot] = false;
+            if liveness.frame(&mask) > stack {
+                mask[chosen.slot] = true;
+            } else {
+                shared[chosen.position] = true;
+                kept[chosen.position] = Decision::Kept(Refusal::SharedFrame);
+                promoted.remove(at);
             }
-        };
-        decisions.push((alloca.location(), decision));
+        }
+        rounds += 1;
+        if promoted.len() == before || rounds == MAX_ROUNDS {
+            break (kept, promoted);
+        }
+    };
+    for ((alloca, _), kept) in analysis.iter().zip(kept) {
+        decisions.push((alloca.location(), kept));
     }
+    let mut chosen = Vec::<usize>::new();
+    let mut selects = Vec::new();
+    let mut arrays = Vec::new();
+    for promoted in promoted {
+        for l in promoted.loops {
+            if !chosen.contains(&l) {
+                chosen.push(l);
+            }
+        }
+        selects.extend(promoted.plan);
+        arrays.push(promoted.alloca);
+    }
+    let promoted = arrays;
 
     // Unroll, innermost first (the analysis is redone after each: the
     // blocks change).
@@ -408,6 +416,124 @@ fn promote<'c>(
     }
     rewriter.flush();
     decisions
+}
+
+/// The most rounds of the decision ([`Choice::choose`], then the arrays
+/// that free no stack left out).
+const MAX_ROUNDS: usize = 8;
+
+/// The most work ([`frame::SlotLiveness::cost`] per promoted array) one
+/// round may spend weighing the frame each promoted array frees.
+const MAX_FRAME_WORK: usize = 1 << 26;
+
+/// An alloca [`Choice::choose`] promotes.
+struct Chosen<'c, 'a> {
+    /// Its position in the analysis.
+    position: usize,
+    /// Its position among the function's allocas ([`frame::SlotLiveness`]).
+    slot: usize,
+    /// The `llvm.alloca`.
+    alloca: OperationRef<'c, 'a>,
+    /// The loops (positions in the counted loops) to unroll for it.
+    loops: Vec<usize>,
+    /// Its accesses written as selects.
+    plan: Option<select::SelectPlan<'c, 'a>>,
+}
+
+/// What the decision of one function looks at.
+struct Choice<'x, 'c, 'a> {
+    cfg: &'x Cfg<'c, 'a>,
+    found: &'x [(crate::ir::Loop, Result<loops::Counted<'c, 'a>, loops::NotCounted>)],
+    shapes: &'x [crate::ir::Loop],
+    /// Each analysed alloca's position among the function's allocas.
+    slots: &'x [Option<usize>],
+    /// Bytes of written byval parameters copied to registers.
+    copied_bytes: u64,
+    /// max-promoted-registers in bytes.
+    budget: u64,
+    options: &'x PromoteLocalArraysOptions,
+}
+
+impl<'c, 'a> Choice<'_, 'c, 'a> {
+    /// The decision for each alloca of `analysis`, in order, within both
+    /// budgets, those marked in `shared` kept for sharing their place in
+    /// the frame; and the promoted ones.
+    fn choose(
+        &self,
+        analysis: &[(OperationRef<'c, 'a>, candidates::Analysis<'c, 'a>)],
+        shared: &[bool],
+    ) -> (Vec<Decision>, Vec<Chosen<'c, 'a>>) {
+        let (found, options, budget) = (self.found, self.options, self.budget);
+        let mut used = self.copied_bytes;
+        let mut chosen = Vec::<usize>::new();
+        let mut promoted = Vec::new();
+        let mut select_ops = 0u64;
+        let mut decisions = Vec::new();
+        for (position, (alloca, verdict)) in analysis.iter().enumerate() {
+            let decision = match (verdict, self.slots[position]) {
+                (Err(why), _) => Decision::Kept(why.clone()),
+                _ if shared[position] => Decision::Kept(Refusal::SharedFrame),
+                (Ok(_), None) => Decision::Kept(Refusal::NotCounter),
+                (Ok(candidate), Some(slot)) => {
+                    let mut with: Vec<usize> = chosen.clone();
+                    with.extend(candidate.loops.iter().filter(|l| !chosen.contains(l)));
+                    let before = added_ops(found, &chosen) + select_ops;
+                    let plan = match candidate.selects.is_empty() {
+                        true => Ok(None),
+                        false => first_result(*alloca)
+                            .ok_or(Refusal::NotCounter)
+                            .and_then(|root| {
+                                select::plan(
+                                    self.cfg,
+                                    self.shapes,
+                                    root,
+                                    candidate.bytes,
+                                    options.max_select_elements,
+                                    |gep| candidate.selects.contains(&gep),
+                                )
+                            })
+                            .map(Some),
+                    };
+                    let added = plan.as_ref().map_or(0, |p| p.as_ref().map_or(0, |p| p.ops));
+                    let after = added_ops(found, &with) + select_ops + added;
+                    match plan {
+                        Err(other) => {
+                            let why = candidate.why.clone().unwrap_or(Refusal::NotCounter);
+                            Decision::Kept(Refusal::Neither(Box::new(why), Box::new(other)))
+                        }
+                        Ok(_) if used.saturating_add(candidate.bytes) > budget => {
+                            Decision::Kept(Refusal::Registers(candidate.bytes, budget.saturating_sub(used)))
+                        }
+                        Ok(_) if after > options.max_unrolled_ops => Decision::Kept(Refusal::Size(
+                            after - before,
+                            options.max_unrolled_ops.saturating_sub(before),
+                        )),
+                        Ok(plan) => {
+                            used += candidate.bytes;
+                            chosen = with;
+                            select_ops += plan.as_ref().map_or(0, |p| p.ops);
+                            let trips = candidate
+                                .loops
+                                .iter()
+                                .filter_map(|l| found[*l].1.as_ref().ok().map(|c| c.trips))
+                                .collect();
+                            let selected = plan.as_ref().map(|p| (p.accesses.len(), p.elements));
+                            promoted.push(Chosen {
+                                position,
+                                slot,
+                                alloca: *alloca,
+                                loops: candidate.loops.clone(),
+                                plan,
+                            });
+                            Decision::Promoted(candidate.bytes, trips, selected)
+                        }
+                    }
+                }
+            };
+            decisions.push(decision);
+        }
+        (decisions, promoted)
+    }
 }
 
 /// Emits the remarks of `decisions` when `promote-remarks` asks for them;

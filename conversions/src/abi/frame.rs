@@ -52,11 +52,7 @@ pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) 
             Some(count) => layout.alloc_size(&element).saturating_mul(u64::try_from(count).unwrap_or(0)),
             None => dynamic_size,
         };
-        let align = crate::ir::Alloca::of(alloca)
-            .and_then(crate::ir::Alloca::alignment)
-            .and_then(|a| u64::try_from(a).ok())
-            .filter(|a| *a > 0)
-            .unwrap_or_else(|| layout.pref_align(&element));
+        let align = alloca_align(alloca, layout, &element);
         let offset = align_to(frame.size, align);
         frame.slots.push(FrameSlot {
             offset,
@@ -69,6 +65,16 @@ pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) 
         frame.align = frame.align.max(align);
     }
     Ok(frame)
+}
+
+/// The alignment of an alloca of `element`: its `alignment` attribute, or
+/// the preferred alignment of the type.
+pub fn alloca_align(alloca: OperationRef, layout: &DataLayout, element: &crate::abi::AbiType) -> u64 {
+    crate::ir::Alloca::of(alloca)
+        .and_then(crate::ir::Alloca::alignment)
+        .and_then(|a| u64::try_from(a).ok())
+        .filter(|a| *a > 0)
+        .unwrap_or_else(|| layout.pref_align(element))
 }
 
 /// The `llvm.alloca` ops of `func`, in order.

@@ -55,6 +55,10 @@ pub enum Refusal {
     /// Why unrolling cannot make it constant, and why selects cannot
     /// either.
     Neither(Box<Refusal>, Box<Refusal>),
+    /// Its place in the frame is shared with arrays that stay in local
+    /// memory (their lifetimes follow one another): promoting it would
+    /// free no stack ([`super::frame`]).
+    SharedFrame,
     /// The pass's rewrite of the function did not verify (the verifier's
     /// message): the function was put back as it came.
     Internal(String),
@@ -89,6 +93,9 @@ impl std::fmt::Display for Refusal {
             }
             Self::NotSelectable(why) => write!(f, "{why} cannot be written as selects"),
             Self::Neither(unroll, select) => write!(f, "{unroll}, and {select}"),
+            Self::SharedFrame => {
+                write!(f, "its stack is shared with arrays kept in local memory: promoting it frees none")
+            }
             Self::Internal(why) => write!(f, "internal error in promote-local-arrays ({why}); please report"),
         }
     }
