@@ -290,8 +290,10 @@ fn promote<'c>(
     let mut decisions: Vec<(Location<'c>, Decision)> =
         copied.into_iter().map(|(location, bytes)| (location, Decision::Copied(bytes))).collect();
     // Most functions have no alloca with a dynamic index: they pay one walk.
-    let slots: Vec<_> = allocas(func)
-        .into_iter()
+    let every = allocas(func);
+    let slots: Vec<_> = every
+        .iter()
+        .copied()
         .filter(|alloca| first_result(*alloca).is_some_and(candidates::has_dynamic_index))
         .collect();
     let Some(entry) = func.region_at(0).ok().and_then(|r| r.first_block()) else { return decisions };
@@ -312,7 +314,6 @@ fn promote<'c>(
         return decisions;
     }
 
-    let every = allocas(func);
     let dynamic: HashSet<_> = analysis.iter().map(|(alloca, _)| alloca.to_raw().ptr).collect();
     let liveness = frame::SlotLiveness::of(&cfg, &every, |alloca| dynamic.contains(&alloca.to_raw().ptr));
     let slot_of: HashMap<_, usize> = every.iter().enumerate().map(|(i, op)| (op.to_raw().ptr, i)).collect();

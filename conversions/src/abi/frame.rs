@@ -44,22 +44,14 @@ pub struct FrameLayout {
 pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) -> Result<FrameLayout, AbiError> {
     let mut frame = FrameLayout { align: 1, ..FrameLayout::default() };
     for alloca in allocas(func) {
-        let element =
-            crate::ir::Alloca::of(alloca).and_then(crate::ir::Alloca::element_type).map(abi_type).transpose()?;
-        let Some(element) = element else { continue };
-        let count = alloca_count(alloca);
-        let size = match count {
-            Some(count) => layout.alloc_size(&element).saturating_mul(u64::try_from(count).unwrap_or(0)),
-            None => dynamic_size,
-        };
-        let align = alloca_align(alloca, layout, &element);
+        let Some((size, align)) = size_and_align(alloca, layout, dynamic_size)? else { continue };
         let offset = align_to(frame.size, align);
         frame.slots.push(FrameSlot {
             offset,
             size,
             align,
             space: alloca_space(alloca).unwrap_or(0),
-            dynamic: count.is_none(),
+            dynamic: alloca_count(alloca).is_none(),
         });
         frame.size = offset.saturating_add(size);
         frame.align = frame.align.max(align);
@@ -67,14 +59,23 @@ pub fn frame_layout(func: OperationRef, layout: &DataLayout, dynamic_size: u64) 
     Ok(frame)
 }
 
-/// The alignment of an alloca of `element`: its `alignment` attribute, or
-/// the preferred alignment of the type.
-pub fn alloca_align(alloca: OperationRef, layout: &DataLayout, element: &crate::abi::AbiType) -> u64 {
-    crate::ir::Alloca::of(alloca)
-        .and_then(crate::ir::Alloca::alignment)
-        .and_then(|a| u64::try_from(a).ok())
-        .filter(|a| *a > 0)
-        .unwrap_or_else(|| layout.pref_align(element))
+/// The bytes an alloca takes (its element's size times its count, or
+/// `dynamic_size` where the count is not a constant) and its alignment (its
+/// `alignment` attribute, or the preferred alignment of its element type);
+/// `None` for an op that is not an alloca.
+pub fn size_and_align(
+    alloca: OperationRef,
+    layout: &DataLayout,
+    dynamic_size: u64,
+) -> Result<Option<(u64, u64)>, AbiError> {
+    let Some(view) = crate::ir::Alloca::of(alloca) else { return Ok(None) };
+    let Some(element) = view.element_type().map(abi_type).transpose()? else { return Ok(None) };
+    let size = match alloca_count(alloca) {
+        Some(count) => layout.alloc_size(&element).saturating_mul(u64::try_from(count).unwrap_or(0)),
+        None => dynamic_size,
+    };
+    let align = view.alignment().and_then(|a| u64::try_from(a).ok()).filter(|a| *a > 0);
+    Ok(Some((size, align.unwrap_or_else(|| layout.pref_align(&element)))))
 }
 
 /// The `llvm.alloca` ops of `func`, in order.

@@ -87,7 +87,9 @@ impl<'c, 'a> Cfg<'c, 'a> {
         idom
     }
 
-    fn reverse_postorder(&self) -> Vec<usize> {
+    /// The blocks reachable from the entry, in reverse postorder (each
+    /// before its successors but along back edges).
+    pub fn reverse_postorder(&self) -> Vec<usize> {
         let mut seen = vec![false; self.blocks.len()];
         let mut order = Vec::new();
         if self.blocks.is_empty() {

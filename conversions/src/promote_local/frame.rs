@@ -24,8 +24,8 @@
 
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
-use super::candidates::{accesses, alloca_bytes, walk};
-use crate::abi::{frame::alloca_align, mlir::abi_type, DataLayout};
+use super::candidates::{accesses, walk};
+use crate::abi::{frame::size_and_align, DataLayout};
 use crate::ir::{first_result, Cfg, HashMap, HashSet, LlvmOp, OperationExt};
 use crate::slots::root_alloca;
 
@@ -55,6 +55,19 @@ pub struct SlotLiveness {
 /// ends) its lifetime.
 type Marker = (usize, bool);
 
+/// Whether bit `i` of `set` is set.
+fn has(set: &[u64], i: usize) -> bool {
+    set[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// Sets (or clears) bit `i` of `set`.
+fn put(set: &mut [u64], i: usize, on: bool) {
+    match on {
+        true => set[i / 64] |= 1 << (i % 64),
+        false => set[i / 64] &= !(1 << (i % 64)),
+    }
+}
+
 impl SlotLiveness {
     /// The allocas of a function (all of them, `allocas`) and their
     /// liveness over the blocks of `cfg`: forward, a slot live from a
@@ -63,57 +76,50 @@ impl SlotLiveness {
     /// `dynamic` tells the allocas with a dynamic index.
     pub fn of(cfg: &Cfg, allocas: &[OperationRef], dynamic: impl Fn(OperationRef) -> bool) -> Self {
         let layout = DataLayout::nvptx64();
-        let sizes: Vec<u64> = allocas.iter().map(|a| alloca_bytes(layout, *a).unwrap_or(0)).collect();
-        let aligns: Vec<u64> = allocas
-            .iter()
-            .map(|a| {
-                let element = crate::ir::Alloca::of(*a).and_then(|a| a.element_type()).and_then(|t| abi_type(t).ok());
-                element.map_or(1, |element| alloca_align(*a, layout, &element))
-            })
-            .collect();
+        let (sizes, aligns): (Vec<u64>, Vec<u64>) =
+            allocas.iter().map(|a| size_and_align(*a, layout, 0).ok().flatten().unwrap_or((0, 1))).unzip();
         let stays: Vec<bool> = allocas
             .iter()
             .map(|a| dynamic(*a) || first_result(*a).is_none_or(|root| accesses(root).is_err()))
             .collect();
         let index: HashMap<_, usize> = allocas.iter().enumerate().map(|(i, a)| (a.to_raw().ptr, i)).collect();
         let words = allocas.len().div_ceil(64).max(1);
-        let mut always = vec![0u64; words];
+        // Each alloca's copies, seen from its side (the other's walk adds
+        // the other direction).
         let mut partners = vec![Vec::new(); allocas.len()];
         let mut marked = Vec::with_capacity(allocas.len());
-        // The markers of each block, in order.
-        let mut markers: HashMap<*mut std::ffi::c_void, usize> = HashMap::default();
+        let mut markers: HashMap<*mut std::ffi::c_void, Marker> = HashMap::default();
         for (slot, alloca) in allocas.iter().enumerate() {
-            let mut found = Vec::new();
-            if let Some(root) = first_result(*alloca) {
-                let _ = walk(root, |used, offset| {
-                    let kind = LlvmOp::of(used.owner);
-                    if kind.is_lifetime_marker() && offset == Some(0) {
-                        found.push((used.owner, kind == LlvmOp::LifetimeStart));
-                    }
-                    if kind.is_memory_transfer() && used.index < 2 {
-                        let other = used
-                            .owner
-                            .operand_at(1 - used.index)
-                            .ok()
-                            .and_then(root_alloca)
-                            .and_then(|other| crate::ir::as_result(other))
-                            .and_then(|result| index.get(&result.owner().to_raw().ptr).copied());
-                        if let Some(other) = other.filter(|other| *other != slot) {
-                            partners[slot].push(other);
-                            partners[other].push(slot);
-                        }
-                    }
-                    Ok::<(), ()>(())
-                });
-            }
-            if found.is_empty() {
-                always[slot / 64] |= 1 << (slot % 64);
-            }
-            marked.push(!found.is_empty());
-            for (marker, start) in found {
-                markers.insert(marker.to_raw().ptr, slot << 1 | usize::from(start));
-            }
+            let Some(root) = first_result(*alloca) else {
+                marked.push(false);
+                continue;
+            };
+            let mut found = false;
+            let _ = walk(root, |used, offset| {
+                let kind = LlvmOp::of(used.owner);
+                if kind.is_lifetime_marker() && offset == Some(0) {
+                    markers.insert(used.owner.to_raw().ptr, (slot, kind == LlvmOp::LifetimeStart));
+                    found = true;
+                }
+                if kind.is_memory_transfer() && used.index < 2 {
+                    let other = used
+                        .owner
+                        .operand_at(1 - used.index)
+                        .ok()
+                        .and_then(root_alloca)
+                        .and_then(crate::ir::as_result)
+                        .and_then(|result| index.get(&result.owner().to_raw().ptr).copied());
+                    partners[slot].extend(other.filter(|other| *other != slot));
+                }
+                Ok::<(), ()>(())
+            });
+            marked.push(found);
         }
+        let mut always = vec![0u64; words];
+        for (slot, marked) in marked.iter().enumerate() {
+            put(&mut always, slot, !marked);
+        }
+        // The markers of each block, in order.
         let effects: Vec<Vec<Marker>> = cfg
             .blocks
             .iter()
@@ -121,29 +127,24 @@ impl SlotLiveness {
                 let mut list = Vec::new();
                 let mut next = block.first_operation();
                 while let Some(op) = next {
-                    if let Some(&code) = markers.get(&op.to_raw().ptr) {
-                        list.push((code >> 1, code & 1 == 1));
-                    }
+                    list.extend(markers.get(&op.to_raw().ptr).copied());
                     next = op.next_in_block();
                 }
                 list
             })
             .collect();
-        let apply = |set: &mut [u64], (slot, start): Marker| match start {
-            true => set[slot / 64] |= 1 << (slot % 64),
-            false => set[slot / 64] &= !(1 << (slot % 64)),
-        };
         // Live on entry to each block: the union over its predecessors of
-        // what is live at their ends (to a fixed point: the sets only
-        // grow).
+        // what is live at their ends, to a fixed point (the sets only grow;
+        // in reverse postorder, a pass more than the loops' nesting).
+        let order = cfg.reverse_postorder();
         let mut live_in = vec![vec![0u64; words]; cfg.blocks.len()];
         let mut changed = true;
         while changed {
             changed = false;
-            for block in 0..cfg.blocks.len() {
+            for &block in &order {
                 let mut out = live_in[block].clone();
-                for &marker in &effects[block] {
-                    apply(&mut out, marker);
+                for &(slot, start) in &effects[block] {
+                    put(&mut out, slot, start);
                 }
                 for &successor in &cfg.successors[block] {
                     for (word, bits) in live_in[successor].iter_mut().zip(&out) {
@@ -159,15 +160,15 @@ impl SlotLiveness {
         for (block, effects) in effects.iter().enumerate() {
             let mut set = live_in[block].clone();
             sets.insert(with(&set, &always));
-            for &marker in effects {
-                apply(&mut set, marker);
+            for &(slot, start) in effects {
+                put(&mut set, slot, start);
                 sets.insert(with(&set, &always));
             }
         }
         let mut sets_of = vec![Vec::new(); sizes.len()];
         for (id, set) in sets.iter().enumerate() {
             for (slot, of) in sets_of.iter_mut().enumerate() {
-                if sizes[slot] > 0 && set[slot / 64] >> (slot % 64) & 1 == 1 {
+                if sizes[slot] > 0 && has(set, slot) {
                     of.push(id);
                 }
             }
@@ -220,17 +221,17 @@ impl SlotLiveness {
             if self.marked[first] {
                 let mut covered = vec![0u64; words];
                 for &set in &self.sets_of[first] {
-                    covered[set / 64] |= 1 << (set % 64);
+                    put(&mut covered, set, true);
                 }
                 for &second in &order[at + 1..] {
-                    let disjoint = || self.sets_of[second].iter().all(|set| covered[set / 64] >> (set % 64) & 1 == 0);
+                    let disjoint = || self.sets_of[second].iter().all(|set| !has(&covered, *set));
                     if merged[second] || !self.marked[second] || !disjoint() {
                         continue;
                     }
                     merged[second] = true;
                     align = align.max(self.aligns[second]);
                     for &set in &self.sets_of[second] {
-                        covered[set / 64] |= 1 << (set % 64);
+                        put(&mut covered, set, true);
                     }
                 }
             }
