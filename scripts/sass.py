@@ -18,6 +18,16 @@ lines, and per function the figures `-v` prints:
                   the copies of the device functions it calls, so a kernel
                   counts everything it runs; a device function counts its
                   own copy (the first, when several kernels call it).
+    tree          local bytes a thread needs while the function runs: its
+                  stack + spills and those of the deepest chain of
+                  functions it calls directly (what the driver reserves at a
+                  launch). In whole-program mode ptxas folds the callees
+                  it can into the kernel's own frame (they read 0; the
+                  kernel's figure is then its "cumulative stack size"), so
+                  there it is the function's stack + spills; with `-c`
+                  each function has its own frame and the call graph of the
+                  PTX adds them. A call through a pointer, or back into a
+                  function on the chain (recursion), adds nothing.
 
 A PTX whose module declares `.extern` functions or variables is not a whole
 program (ptxas would only say "Unresolved extern"): whole_program() tells.
@@ -26,9 +36,10 @@ costs_more(base, new, chip) is the verdict the comparison script and the
 fuzzer share: more stack + spill bytes, or registers that let an SM hold
 fewer warps of the kernel (resident_warps: a register more or less costs
 nothing until it crosses one of those steps; 24 -> 32 registers does not,
-32 -> 33 does) where stack + spill bytes did not fall: a per-thread array
-kept in registers instead of local memory (promote-local-arrays, as
-NVIDIA's compiler does) trades warps for local traffic on purpose.
+32 -> 33 does) where the local bytes of its call tree (`tree`) did not
+fall: a per-thread array kept in registers instead of local memory
+(promote-local-arrays, as NVIDIA's compiler does) trades warps for local
+traffic on purpose, in the kernel or in a function it calls.
 """
 
 import os
@@ -57,6 +68,14 @@ DIAGNOSTIC = re.compile(r"^ptxas\b.*?\b(warning|error|fatal)\s*:(.*)$", re.M)
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(\S+)")
 SECTION = re.compile(r"^\s*\.section\s+\.text\.([^,\s]+)")
 LABEL = re.compile(r"^([^\s/.][^:\s]*):\s*$")
+
+# PTX: a function's definition or declaration (`.visible .entry k(`,
+# `.weak .func  (.param .b32 func_retval0) f(`, `.func g()`), and a direct
+# call (`call.uni (retval0), f, (param0);`, `call f;`).
+FUNCTION = re.compile(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.(?:entry|func)\s*(?:\([^)]*\)\s*)?([\w$.]+)",
+                      re.M)
+CALL = re.compile(r"^\s*(?:@!?%\w+\s+)?call(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A-Za-z_$.][\w$.]*)\s*[,;]",
+                  re.M)
 
 
 # ptxas's answer for a chip it no longer assembles (CUDA 13 begins at sm_75).
@@ -104,13 +123,13 @@ def resident_warps(registers, chip="sm_90"):
 def costs_more(base, new, chip="sm_90"):
     """Why `new` (Figures) costs the GPU more than `base`, or None: more
     stack + spill bytes, or registers that let an SM hold fewer warps where
-    the function's stack + spill bytes did not fall. (Local memory traded
-    for registers, the trade NVIDIA's compiler makes when it keeps a
-    per-thread array in registers, is not a cost here: each byte it saves
-    is a local load or store of every thread.)"""
+    the local bytes of the function's call tree (`tree`) did not fall.
+    (Local memory traded for registers, the trade NVIDIA's compiler makes
+    when it keeps a per-thread array in registers, is not a cost here: each
+    byte it saves is a local load or store of every thread.)"""
     if new.stack + new.spills > base.stack + base.spills:
         return f"stack + spills {base.stack} + {base.spills} -> {new.stack} + {new.spills} bytes"
-    traded = new.stack + new.spills < base.stack + base.spills
+    traded = new.tree < base.tree
     if not traded and resident_warps(new.registers, chip) < resident_warps(base.registers, chip):
         return (f"registers {base.registers} -> {new.registers} (resident warps "
                 f"{resident_warps(base.registers, chip)} -> {resident_warps(new.registers, chip)})")
@@ -126,6 +145,7 @@ class Figures:
     stack: int = 0
     spills: int = 0
     sass: Optional[int] = None
+    tree: int = 0
 
 
 @dataclass
@@ -208,6 +228,53 @@ def count_sass(listing):
     return counts
 
 
+def call_graph(ptx):
+    """{function: {callee}} of the functions `ptx` defines, direct calls
+    only (a call through a register names no function)."""
+    graph = {}
+    current = None
+    starts = [(m.start(), m.group(1)) for m in FUNCTION.finditer(ptx)]
+    calls = [(m.start(), m.group(1)) for m in CALL.finditer(ptx)]
+    index = 0
+    for position, callee in calls:
+        while index < len(starts) and starts[index][0] < position:
+            current = starts[index][1]
+            index += 1
+        if current is not None:
+            graph.setdefault(current, set()).add(callee)
+    return graph
+
+
+def add_call_trees(functions, ptx, whole_program_mode):
+    """Sets each Figures' `tree` (see the module's doc): its own stack +
+    spills, plus in `-c` mode the deepest chain of callees `ptx` defines."""
+    graph = {} if whole_program_mode else call_graph(ptx)
+    done = {}
+
+    def tree(name, chain):
+        """(bytes, whether a call back into `chain` was left out below)."""
+        if name in done:
+            return done[name], False
+        deepest, cut = 0, False
+        for callee in graph.get(name, ()):
+            if callee not in functions:
+                continue
+            if callee in chain:
+                cut = True
+                continue
+            below, below_cut = tree(callee, chain | {callee})
+            deepest, cut = max(deepest, below), cut or below_cut
+        total = functions[name].stack + functions[name].spills + deepest
+        # A figure that left out a recursive call depends on where the walk
+        # entered the cycle: it is not kept for other callers.
+        if not cut:
+            done[name] = total
+        return total, cut
+
+    for name in functions:
+        functions[name].tree = tree(name, frozenset([name]))[0]
+
+
 def diagnostics_of(log):
     """[(kind, message)] of ptxas's warnings and errors, messages without
     file names and line numbers (so two PTX texts compare)."""
@@ -231,6 +298,7 @@ def assemble(ptx, tools, whole_program_mode, sass=True):
         result = subprocess.run(command, capture_output=True, text=True)
         log = result.stdout + result.stderr
         functions = parse_verbose(log) if result.returncode == 0 else {}
+        add_call_trees(functions, ptx, whole_program_mode)
         if result.returncode == 0 and sass and tools.nvdisasm:
             listing = subprocess.run([tools.nvdisasm, "-c", cubin], capture_output=True, text=True)
             if listing.returncode == 0:
@@ -238,3 +306,36 @@ def assemble(ptx, tools, whole_program_mode, sass=True):
                     if name in functions:
                         functions[name].sass = count
         return Assembly(result.returncode, diagnostics_of(log), functions, log)
+
+
+def main():
+    """`sass.py [-c] FILE.ptx`: each function's ptxas figures, one line each
+    (`name: stack S spills P tree T [registers R]`), whole-program unless
+    `-c`; exit status 1 where ptxas fails."""
+    import argparse
+    import sys
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from nvidia_tools import find_tools
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("-c", action="store_true", help="relocatable (ptxas -c): each function its own frame")
+    parser.add_argument("ptx")
+    args = parser.parse_args()
+    tools = find_tools()
+    if tools.ptxas is None:
+        print("sass.py: no ptxas (run `scripts/nvidia_tools.py ensure`)", file=sys.stderr)
+        return 1
+    with open(args.ptx) as f:
+        assembly = assemble(f.read(), tools, not args.c, sass=False)
+    if not assembly.ok:
+        print(assembly.log, file=sys.stderr)
+        return 1
+    for name, figures in sorted(assembly.functions.items()):
+        registers = "" if figures.registers is None else f" registers {figures.registers}"
+        print(f"{name}: stack {figures.stack} spills {figures.spills} tree {figures.tree}{registers}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

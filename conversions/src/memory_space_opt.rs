@@ -13,8 +13,10 @@
 //! **Seeds**:
 //! - kernel pointer parameters: global (CUDA semantics: a launch passes
 //!   global pointers; `kernel-params-global=false` turns it off). Pointers
-//!   read out of a kernel's own `byval` parameter (`ptxcc.load_param`, or a
-//!   load from param space) are launch arguments too, and global under the
+//!   read out of a kernel's own `byval` parameter (`ptxcc.load_param`, a
+//!   load from param space, or from the parameter's copy in a slot where
+//!   nothing else wrote those bytes, also through selects and block
+//!   arguments that merge such places) are launch arguments too, and global under the
 //!   same option: CUDA forbids pointers to local or shared memory in launch
 //!   arguments. This is how ptxcc sees "through memory" where upstream
 //!   cannot; every other pointer loaded from memory stays generic;
@@ -22,6 +24,9 @@
 //! - `ptxcc.param_to_generic` (param space), only with `opt-byval`: with
 //!   `opt-byval=false` param-space pointers are treated as generic and their
 //!   casts are not folded (seed 002);
+//! - a null, undef or poison pointer is in every space (unknown: it
+//!   leaves what it merges with in its space, and becomes that space's
+//!   own null), as upstream's InferAddressSpaces has it;
 //! - everything else (device-function parameters, call results, loaded
 //!   pointers, `inttoptr`, generic globals) is generic.
 //!
@@ -250,6 +255,15 @@ impl<'c: 'a, 'a> Materializer<'c, 'a, '_> {
                 if let Some(from) = from {
                     return from;
                 }
+            }
+            // The null (or undefined) pointer of the space itself.
+            LlvmOp::Zero | LlvmOp::Undef | LlvmOp::Poison => {
+                let clone = self.rewriter.clone(op);
+                let block = op.block().expect("an op in a block");
+                let clone = block.insert_operation_after(op, clone);
+                let value = first_result(clone).expect("one result");
+                value.set_type(target);
+                return value;
             }
             LlvmOp::Gep | LlvmOp::Select => {
                 let positions: &[usize] = if LlvmOp::of(op) == LlvmOp::Gep { &[0] } else { &[1, 2] };

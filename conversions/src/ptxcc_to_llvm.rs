@@ -56,7 +56,7 @@ declare_pass! {
         ),
         /// Use `vector<4xi32>`/`vector<2xi32>` accesses for aligned copies (seed
         /// 001's `nvptx-byval-vector`); scalars of at most 8 bytes otherwise.
-        pub vector_copy: bool = option("vector-copy", "true", "expand copies with v4/v2 accesses when the alignment allows"),
+        pub vector_copy: bool = option("vector-copy", "true", "expand copies with 16-byte v4 accesses when the alignment allows (8-byte pieces are b64 either way)"),
     }
     pass "convert-ptxcc-to-llvm" (ConvertPtxccToLlvm) on crate::ir::LLVM_FUNC:
         "Lower every ptxcc op to LLVM/NVVM-dialect ops (ld.param, cvta.param, vectorised copies)";

@@ -9,9 +9,9 @@
 //! a slot; [`promotable`] whether it removes the slot entirely.
 
 use crate::ir::HashSet;
-use crate::ir::{LlvmOp, MemIntrinsic, Store};
+use crate::ir::{LlvmOp, MemIntrinsic, OperationExt, Store};
 
-use melior::ir::{block::BlockLike, operation::OperationLike, Value, ValueLike};
+use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike, Value, ValueLike};
 use ptxcc_dialect::names;
 
 use crate::{
@@ -99,9 +99,11 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                 // SROA speculates the loads through a select or phi that
                 // only feeds loads.
                 (LlvmOp::Select, 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
-                // (Through any branch: SROA puts the loads before each
-                // predecessor's terminator, a switch's too.)
-                (kind, _) if kind.is_branch() && successor_argument(op, used.index).is_some_and(only_loaded) => {}
+                // Through a branch SROA puts the loads before each
+                // predecessor's terminator (a switch's too), where it may
+                // (`speculated_through_phi`).
+                (kind, _)
+                    if kind.is_branch() && successor_argument(op, used.index).is_some_and(speculated_through_phi) => {}
                 (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline, 0 | 1)
                 | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)
                     if MemIntrinsic::of(op).and_then(MemIntrinsic::constant_length).is_some() => {}
@@ -202,6 +204,123 @@ pub fn spill_loads<'c: 'a, 'a>(slot: Value<'c, 'a>, root: Value) -> Option<Vec<V
     Some(loads)
 }
 
+/// Whether SROA speculates the loads through the block argument `phi` (a
+/// phi in LLVM IR), measured with `opt -passes=sroa` (LLVM 22):
+///
+/// - a GEP of the phi (constant indices) is first unfolded into a phi of
+///   GEPs, but only where every incoming value is a function argument, a
+///   constant or a static alloca (`unfoldGEPPhi`): a pointer cast from a
+///   parameter or a GEP of the slot is an instruction, and the slot stays
+///   whole in local memory;
+/// - then each phi's users must be plain loads of one type in its own
+///   block, with nothing that may write memory before them there, and an
+///   incoming value that is not a stack slot must come over an edge the
+///   load can be put on (its predecessor has no other successor:
+///   `isSafePHIToSpeculate`).
+///
+/// Warp's backward kernels pick between an `array_t` and its adjoint this
+/// way: a field-by-field copy into a slot SROA keeps cost registers for
+/// nothing (scale_outer_2d: 28 where llc alone takes 26).
+fn speculated_through_phi(phi: Value) -> bool {
+    let Some(argument) = crate::ir::as_argument(phi) else { return false };
+    let block = crate::ir::argument_block(argument);
+    let Some(region) = block.parent_region() else { return false };
+    let Some(incoming) = incoming(phi) else { return false };
+    // Each load's position must follow no write in the block.
+    let mut first_write = None;
+    let mut positions = crate::ir::HashMap::default();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        let position = positions.len();
+        if first_write.is_none() && ptxcc_shim::may_write_memory(op.to_raw()) {
+            first_write = Some(position);
+        }
+        positions.insert(op.to_raw().ptr, position);
+        next = op.next_in_block();
+    }
+    let speculated = |loads: &[crate::ir::Use]| {
+        let mut load_type = None;
+        loads.iter().all(|used| {
+            let op = used.owner;
+            let plain = LlvmOp::of(op) == LlvmOp::Load
+                && used.index == 0
+                && !crate::ir::is_volatile_access(op)
+                && !crate::ir::is_atomic(op);
+            let before_writes =
+                positions.get(&op.to_raw().ptr).is_some_and(|at| first_write.is_none_or(|write| *at < write));
+            let ty = first_result(op).map(|result| result.r#type());
+            plain && before_writes && *load_type.get_or_insert(ty) == ty
+        })
+    };
+    let mut direct = Vec::new();
+    for used in uses(phi) {
+        let op = used.owner;
+        if LlvmOp::of(op) == LlvmOp::Gep && used.index == 0 {
+            let folded = constant_gep(op)
+                && incoming.iter().all(|(value, _)| unfoldable_incoming(*value, region))
+                && first_result(op).is_some_and(|gep| speculated(&uses(gep)));
+            if !folded {
+                return false;
+            }
+        } else {
+            direct.push(used);
+        }
+    }
+    speculated(&direct) && incoming.iter().all(|(value, critical)| !critical || root_alloca(*value).is_some())
+}
+
+/// What each edge into the block of `phi` (a block argument, not of an
+/// entry block) passes for it, with whether the edge's predecessor has
+/// other successors (a critical edge, where a load cannot be put); `None`
+/// for any other value, or an edge whose operand cannot be read.
+pub fn incoming<'c: 'a, 'a>(phi: Value<'c, 'a>) -> Option<Vec<(Value<'c, 'a>, bool)>> {
+    let block = crate::ir::argument_block(crate::ir::as_argument(phi)?);
+    let region = block.parent_region()?;
+    if region.first_block() == Some(block) {
+        return None;
+    }
+    let mut incoming = Vec::new();
+    let mut predecessor = region.first_block();
+    while let Some(from) = predecessor {
+        predecessor = from.next_in_region();
+        let Some(terminator) = from.terminator() else { continue };
+        for index in 0..terminator.operand_count() {
+            if successor_argument(terminator, index) == Some(phi) {
+                incoming.push((terminator.operand_at(index).ok()?, terminator.successor_count() > 1));
+            }
+        }
+    }
+    Some(incoming)
+}
+
+/// Whether LLVM IR has `value` as something other than an instruction, or
+/// as a static alloca (an alloca of constant count in the entry block of
+/// `region`): an argument of the function, or a constant (what MLIR's
+/// translation folds: constants, globals' addresses, and casts and GEPs of
+/// them).
+fn unfoldable_incoming(value: Value, region: melior::ir::RegionRef) -> bool {
+    let entry = region.first_block();
+    if let Some(argument) = crate::ir::as_argument(value) {
+        return Some(crate::ir::argument_block(argument)) == entry;
+    }
+    crate::kernel::defining_op(value, LlvmOp::Alloca)
+        .is_some_and(|alloca| alloca.block() == entry && crate::abi::frame::alloca_count(alloca).is_some())
+        || constant_value(value)
+}
+
+/// Whether MLIR's translation makes `value` an LLVM constant.
+fn constant_value(value: Value) -> bool {
+    let Some(result) = crate::ir::as_result(value) else { return false };
+    let op = result.owner();
+    match LlvmOp::of(op) {
+        LlvmOp::Constant | LlvmOp::AddressOf | LlvmOp::Zero | LlvmOp::Undef | LlvmOp::Poison => true,
+        LlvmOp::AddrSpaceCast | LlvmOp::Gep => {
+            (0..op.operand_count()).filter_map(|i| op.operand_at(i).ok()).all(constant_value)
+        }
+        _ => false,
+    }
+}
+
 /// Whether every use of `pointer` is a load from it, directly or through
 /// constant-index GEPs and address-space casts.
 fn only_loaded(pointer: Value) -> bool {
@@ -272,10 +391,11 @@ pub fn slot_offset<'c: 'a, 'a>(pointer: Value<'c, 'a>) -> Option<(Value<'c, 'a>,
 /// block, when the slot holds a copy of a kernel parameter: every use (through
 /// casts and constant GEPs) is a load, a store, a copy or fill of constant
 /// length into or out of it, a lifetime marker or a debug record, each at a
-/// constant offset. `None` for any other slot, or one whose address goes
-/// anywhere else (a call, a store of the address, a select, a GEP with a
-/// variable index), where nothing says which bytes are still the
-/// parameter's.
+/// constant offset, or a select or block argument that only loads (Warp's
+/// backward kernels pick between an `array_t` and its adjoint). `None` for
+/// any other slot, or one whose address goes anywhere else (a call, a
+/// store of the address, a merge written through, a GEP with a variable
+/// index), where nothing says which bytes are still the parameter's.
 pub fn parameter_copy_writes(slot: Value) -> Option<Vec<(i64, i64)>> {
     let layout = DataLayout::nvptx64();
     let mut writes = Vec::new();
@@ -302,6 +422,10 @@ pub fn parameter_copy_writes(slot: Value) -> Option<Vec<(i64, i64)>> {
                 }
                 (_, 1) if kind.is_memory_transfer() => {}
                 (_, _) if kind.is_lifetime_marker() || kind.is_debug_info() => {}
+                // Merged with other pointers for loads only: nothing
+                // written through the merge.
+                (LlvmOp::Select, 1 | 2) if first_result(op).is_some_and(only_loaded) => {}
+                (_, _) if kind.is_branch() && successor_argument(op, used.index).is_some_and(only_loaded) => {}
                 _ if op_name(op) == names::COPY_PARAM && used.index == 1 && at == 0 => {
                     let block = op.block()?;
                     let entry = crate::kernel::entry_block(block.parent_operation()?)?;

@@ -239,6 +239,76 @@ fn reads_parameter_copy(op: OperationRef, copies: &mut ParameterCopies) -> bool 
     writes.as_ref().is_some_and(|writes| writes.iter().all(|&(from, to)| to <= offset || end <= from))
 }
 
+/// The most (pointer, offset) pairs [`reads_parameter_through_merges`]
+/// visits for one load.
+const MAX_MERGE_WALK: usize = 64;
+
+/// Whether `op` (a load) reads a pointer out of kernel `byval` parameters
+/// through a select or block argument that merges them: every way back
+/// from its address, through constant GEPs, casts, selects and block
+/// arguments, ends at a param-space pointer (a kernel parameter in place)
+/// or at a parameter's copy whose bytes there nothing else wrote
+/// ([`slots::parameter_copy_writes`]): the pointer is a launch argument,
+/// global as one read from a single parameter is. (Warp's backward kernels
+/// load `array_t::data` from `adj ? adj : self`: left generic, their
+/// atomics were generic where llc alone's were global.) Loads with no
+/// merge on the way are [`reads_parameter_copy`]'s.
+fn reads_parameter_through_merges(op: OperationRef, copies: &mut ParameterCopies) -> bool {
+    if crate::ir::is_volatile_access(op) || crate::ir::is_atomic(op) {
+        return false;
+    }
+    let Ok(address) = op.operand_at(0) else { return false };
+    let layout = DataLayout::nvptx64();
+    let bytes = i64::try_from(layout.store_size(&AbiType::Ptr(address_space::GENERIC))).unwrap_or(i64::MAX);
+    let mut work = vec![(address, 0i64)];
+    let mut seen = HashSet::default();
+    let mut merged = false;
+    while let Some((value, offset)) = work.pop() {
+        if !seen.insert((key(value), offset)) {
+            continue;
+        }
+        if seen.len() > MAX_MERGE_WALK {
+            return false;
+        }
+        if pointer_address_space(value.r#type()) == Some(address_space::PARAM) {
+            continue;
+        }
+        if crate::ir::as_argument(value).is_some() {
+            let Some(incoming) = slots::incoming(value) else { return false };
+            merged = true;
+            work.extend(incoming.into_iter().map(|(from, _)| (from, offset)));
+            continue;
+        }
+        let Some(result) = crate::ir::as_result(value) else { return false };
+        let def = result.owner();
+        match LlvmOp::of(def) {
+            LlvmOp::AddrSpaceCast | LlvmOp::Gep => {
+                let step = match LlvmOp::of(def) {
+                    LlvmOp::Gep => crate::abi::mlir::gep_offset(layout, def),
+                    _ => Some(0),
+                };
+                let (Some(step), Ok(base)) = (step, def.operand_at(0)) else { return false };
+                let Some(next) = offset.checked_add(step) else { return false };
+                work.push((base, next));
+            }
+            LlvmOp::Select => {
+                merged = true;
+                work.extend([1, 2].into_iter().filter_map(|i| def.operand_at(i).ok()).map(|v| (v, offset)));
+            }
+            LlvmOp::Alloca => {
+                let writes = copies.entry(key(value)).or_insert_with(|| slots::parameter_copy_writes(value));
+                let end = offset.saturating_add(bytes);
+                if !writes.as_ref().is_some_and(|writes| writes.iter().all(|&(from, to)| to <= offset || end <= from)) {
+                    return false;
+                }
+            }
+            _ if op_name(def) == names::PARAM_TO_GENERIC => {}
+            _ => return false,
+        }
+    }
+    merged
+}
+
 /// Per slot (by [`key`]), the byte ranges written into it besides the
 /// copy of a kernel parameter, or `None` ([`slots::parameter_copy_writes`]).
 type ParameterCopies = HashMap<usize, Option<Vec<(i64, i64)>>>;
@@ -273,13 +343,20 @@ fn source_space(
         }),
         _ if options.opt_byval && op_name(op) == names::PARAM_TO_GENERIC => Some(Space::Specific(address_space::PARAM)),
         LlvmOp::Alloca if slots_local => Some(Space::Specific(address_space::LOCAL)),
+        // A null (or undefined) pointer is one in every space: merged with
+        // pointers of one space it leaves them in it, as upstream's
+        // InferAddressSpaces has it (Warp's `adj ? adj.data : nullptr`
+        // made the adjoint's atomics generic).
+        LlvmOp::Zero | LlvmOp::Undef | LlvmOp::Poison => Some(Space::Unknown),
         _ if kernel && options.kernel_params_global && op_name(op) == names::LOAD_PARAM => {
             Some(Space::Specific(address_space::GLOBAL))
         }
         LlvmOp::Load
             if kernel
                 && options.kernel_params_global
-                && (from(0) == Some(address_space::PARAM) || reads_parameter_copy(op, copies)) =>
+                && (from(0) == Some(address_space::PARAM)
+                    || reads_parameter_copy(op, copies)
+                    || reads_parameter_through_merges(op, copies)) =>
         {
             Some(Space::Specific(address_space::GLOBAL))
         }

@@ -58,6 +58,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/MemorySlotInterfaces.h"
 #include "mlir/Transforms/Mem2Reg.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -428,6 +429,18 @@ MlirValue ptxccSuccessorBlockArgument(MlirOperation op, intptr_t index) {
   if (!argument)
     return MlirValue{nullptr};
   return wrap(Value(*argument));
+}
+
+/// Whether `op` may write memory, as LLVM's `mayWriteToMemory` asks it: a
+/// write effect in MLIR's memory-effect interface (a store, a call that
+/// its `memory_effects` do not rule out, an atomic, a volatile or atomic
+/// load), or no interface at all and no proof of having no effects.
+bool ptxccOperationMayWrite(MlirOperation op) {
+  Operation *operation = unwrap(op);
+  if (auto effects = llvm::dyn_cast<MemoryEffectOpInterface>(operation))
+    return effects.hasEffect<MemoryEffects::Write>() ||
+           effects.hasEffect<MemoryEffects::Free>();
+  return !isMemoryEffectFree(operation);
 }
 
 /// An integer attribute of the integer type `type` whose value is the

@@ -135,6 +135,8 @@ unsafe extern "C" {
     /// The block argument operand `index` of a branch becomes in its
     /// successor; null when it is not forwarded or the op is no branch.
     fn ptxccSuccessorBlockArgument(op: MlirOperation, index: isize) -> MlirValue;
+    /// Whether an op may write memory (see [`may_write_memory`]).
+    fn ptxccOperationMayWrite(op: MlirOperation) -> bool;
     /// The number of elements of an `!llvm.array` type; false when the
     /// type is not one.
     pub fn ptxccLLVMArrayTypeGetNumElements(array: MlirType, count: *mut u64) -> bool;
@@ -368,6 +370,15 @@ pub fn successor_block_argument(op: MlirOperation, index: usize) -> Option<MlirV
     // shim checks the index against the op's operands.
     let value = unsafe { ptxccSuccessorBlockArgument(op, index) };
     (!value.ptr.is_null()).then_some(value)
+}
+
+/// Whether `op` may write memory, as LLVM's `mayWriteToMemory` asks it: a
+/// write (or free) effect in MLIR's memory-effect interface (a store, a
+/// call its `memory_effects` do not rule out, an atomic, a volatile or
+/// atomic load), or no such interface and no proof of having no effects.
+pub fn may_write_memory(op: MlirOperation) -> bool {
+    // SAFETY: the op handle is live (the caller's `MlirOperation`).
+    unsafe { ptxccOperationMayWrite(op) }
 }
 
 /// Calls `body(i)` for every `i` in `0..count`: concurrently on the

@@ -123,14 +123,14 @@ GLOBAL void escape_reader(Params p, float *out) { out[tid()] = sum_params(&p); }
 // CHECK: cvta.local.u64 %SP, %SPL;
 // CHECK-DAG: add.u64 %rd[[GEN:[0-9]+]], %SP, 0;
 // CHECK-DAG: add.u64 %rd[[LOC:[0-9]+]], %SPL, 0;
-// CHECK-DAG: ld.param.v2.b32 {%r[[A0:[0-9]+]], %r[[A1:[0-9]+]]}, [_Z13field_written6ParamsPfi_param_0];
-// CHECK-DAG: ld.param.v2.b32 {%r[[B0:[0-9]+]], %r[[B1:[0-9]+]]}, [_Z13field_written6ParamsPfi_param_0+8];
-// CHECK-DAG: ld.param.v2.b32 {%r[[C0:[0-9]+]], %r[[C1:[0-9]+]]}, [_Z13field_written6ParamsPfi_param_0+16];
-// CHECK-DAG: ld.param.v2.b32 {%r[[D0:[0-9]+]], %r[[D1:[0-9]+]]}, [_Z13field_written6ParamsPfi_param_0+24];
-// CHECK-DAG: st.local.v2.b32 [%rd[[LOC]]], {%r[[A0]], %r[[A1]]};
-// CHECK-DAG: st.local.v2.b32 [%rd[[LOC]]+8], {%r[[B0]], %r[[B1]]};
-// CHECK-DAG: st.local.v2.b32 [%rd[[LOC]]+16], {%r[[C0]], %r[[C1]]};
-// CHECK-DAG: st.local.v2.b32 [%rd[[LOC]]+24], {%r[[D0]], %r[[D1]]};
+// CHECK-DAG: ld.param.b64 %rd[[A:[0-9]+]], [_Z13field_written6ParamsPfi_param_0];
+// CHECK-DAG: ld.param.b64 %rd[[B:[0-9]+]], [_Z13field_written6ParamsPfi_param_0+8];
+// CHECK-DAG: ld.param.b64 %rd[[C:[0-9]+]], [_Z13field_written6ParamsPfi_param_0+16];
+// CHECK-DAG: ld.param.b64 %rd[[D:[0-9]+]], [_Z13field_written6ParamsPfi_param_0+24];
+// CHECK-DAG: st.local.b64 [%rd[[LOC]]], %rd[[A]];
+// CHECK-DAG: st.local.b64 [%rd[[LOC]]+8], %rd[[B]];
+// CHECK-DAG: st.local.b64 [%rd[[LOC]]+16], %rd[[C]];
+// CHECK-DAG: st.local.b64 [%rd[[LOC]]+24], %rd[[D]];
 // CHECK: add.s64 %rd[[W:[0-9]+]], %rd[[LOC]], %rd{{[0-9]+}};
 // CHECK-NEXT: st.local.b32 [%rd[[W]]+16], %r{{[0-9]+}};
 // CHECK-NOT: _Z13field_written6ParamsPfi_param_0

@@ -49,8 +49,9 @@ def wrong_offset(body):
 
 
 def dropped_copy_store(body):
-    """The second store of the local copy's expansion is gone."""
-    stores = list(re.finditer(r"^  store <\d+ x i32> %\d+, ptr %\d+, align \d+\n", body, re.MULTILINE))
+    """The second store of the local copy's expansion (its `<4 x i32>` or
+    `i64` pieces) is gone."""
+    stores = list(re.finditer(r"^  store (?:<\d+ x i32>|i64) %\d+, ptr %\d+, align \d+\n", body, re.MULTILINE))
     if len(stores) < 2:
         return body
     return body[: stores[1].start()] + body[stores[1].end():]

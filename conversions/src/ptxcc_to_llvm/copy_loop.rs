@@ -187,7 +187,7 @@ fn expand(copy: OperationRef, vector_copy: bool, rewriter: &mut crate::ir::Rewri
 
     // The loop: one access of `step` bytes per iteration.
     let index: Value = looped.argument_at(0).expect("the loop block has an index").into();
-    let kind = super::copy_param::AccessKind::of_width(step, vector_copy);
+    let kind = super::copy_param::AccessKind::of_width(step);
     let from =
         place(looped, None, llvm::get_element_ptr_dynamic(context, src, &[index], i8_type, src.r#type(), location));
     let value = place(looped, None, llvm::load(context, from, kind.r#type(context), location, aligned(context, step)));

@@ -26,8 +26,6 @@ use crate::slots;
 pub enum AccessKind {
     /// `vector<4xi32>`: 16 bytes, `ld.param.v4.b32` / `st.local.v4.b32`.
     V4I32,
-    /// `vector<2xi32>`: 8 bytes, `ld.param.v2.b32`.
-    V2I32,
     /// `i128` (a 16-byte field copied whole).
     I128,
     /// `i64`.
@@ -52,7 +50,7 @@ impl AccessKind {
     pub fn bytes(self) -> u64 {
         match self {
             Self::V4I32 | Self::I128 => 16,
-            Self::V2I32 | Self::I64 | Self::Ptr => 8,
+            Self::I64 | Self::Ptr => 8,
             Self::I32 => 4,
             Self::I16 => 2,
             Self::I8 => 1,
@@ -65,7 +63,6 @@ impl AccessKind {
         let vector = |lanes: u64| Type::vector(&[lanes], integer(32));
         match self {
             Self::V4I32 => vector(4),
-            Self::V2I32 => vector(2),
             Self::I128 => integer(128),
             Self::I64 => integer(64),
             Self::I32 => integer(32),
@@ -75,15 +72,18 @@ impl AccessKind {
         }
     }
 
-    /// The access of `bytes` bytes (16: `vector<4xi32>`; 8: `vector<2xi32>`,
-    /// or `i64` without `vector_copy`; 4, 2, 1: integers).
-    pub(crate) fn of_width(bytes: u64, vector_copy: bool) -> Self {
-        match (bytes, vector_copy) {
-            (16, _) => Self::V4I32,
-            (8, true) => Self::V2I32,
-            (8, false) => Self::I64,
-            (4, _) => Self::I32,
-            (2, _) => Self::I16,
+    /// The access of `bytes` bytes (16: `vector<4xi32>`; 8: `i64`, not
+    /// `vector<2xi32>`, which held more registers in SASS for the same one
+    /// instruction (ptxas 13.5, sm_90: a 56-byte copy into a slot kept in
+    /// local memory took 24 registers in `v2.b32` pieces, 20 in `b64` ones,
+    /// as llc's own copy does); 4, 2, 1: integers). `vector_copy` decides
+    /// only whether a copy takes 16-byte steps ([`plan_inline_copy`]).
+    pub(crate) fn of_width(bytes: u64) -> Self {
+        match bytes {
+            16 => Self::V4I32,
+            8 => Self::I64,
+            4 => Self::I32,
+            2 => Self::I16,
             _ => Self::I8,
         }
     }
@@ -134,7 +134,7 @@ pub fn plan_inline_copy(size: u64, alignment: u64, vector_copy: bool) -> Vec<Acc
         while width > size - offset {
             width /= 2;
         }
-        accesses.push(Access { offset, kind: AccessKind::of_width(width, vector_copy), align: width });
+        accesses.push(Access { offset, kind: AccessKind::of_width(width), align: width });
         offset += width;
     }
     accesses
@@ -163,7 +163,7 @@ pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: 
             while width > to - offset || !offset.is_multiple_of(width) {
                 width /= 2;
             }
-            let kind = AccessKind::of_width(width, false);
+            let kind = AccessKind::of_width(width);
             accesses.push(Access { offset, kind, align: common_alignment(alignment, offset as i64).min(width) });
             offset += width;
         }
@@ -188,7 +188,7 @@ pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: 
             }),
             1 | 2 | 4 | 8 => accesses.push(Access {
                 offset: leaf.offset,
-                kind: AccessKind::of_width(bytes, false),
+                kind: AccessKind::of_width(bytes),
                 align: common_alignment(alignment, leaf.offset as i64).min(bytes),
             }),
             _ => fill(leaf.offset, leaf.offset + bytes, &mut accesses),
@@ -315,8 +315,8 @@ mod tests {
 
     #[rstest]
     #[case::v4_exact(32, 16, true, vec![(0, V4I32), (16, V4I32)])]
-    #[case::v4_with_tail(28, 16, true, vec![(0, V4I32), (16, V2I32), (24, I32)])]
-    #[case::v2(24, 8, true, vec![(0, V2I32), (8, V2I32), (16, V2I32)])]
+    #[case::v4_with_tail(28, 16, true, vec![(0, V4I32), (16, I64), (24, I32)])]
+    #[case::eight_byte_pieces_are_b64(24, 8, true, vec![(0, I64), (8, I64), (16, I64)])]
     #[case::scalar_i64_without_vectors(32, 16, false, vec![(0, I64), (8, I64), (16, I64), (24, I64)])]
     #[case::align4(12, 4, true, vec![(0, I32), (4, I32), (8, I32)])]
     #[case::align1(3, 1, true, vec![(0, I8), (1, I8), (2, I8)])]

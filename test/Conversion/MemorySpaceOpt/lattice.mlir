@@ -133,6 +133,43 @@ llvm.func @select_mixed(%a: !llvm.ptr<1>, %b: !llvm.ptr<3>, %c: i1) -> i32 {
 
 // -----
 
+// A null pointer is one in every space (upstream's InferAddressSpaces):
+// selected against a global pointer it leaves the select global, and the
+// copy of the select takes the global null.
+// CHECK-LABEL: llvm.func @select_null(
+// CHECK-SAME: %[[A:[^:]*]]: !llvm.ptr<1>, %[[C:[^:]*]]: i1)
+// CHECK: %[[N:.*]] = llvm.mlir.zero : !llvm.ptr<1>
+// CHECK: %[[S:.*]] = llvm.select %[[C]], %[[A]], %[[N]] : i1, !llvm.ptr<1>
+// CHECK-NEXT: llvm.load %[[S]] : !llvm.ptr<1> -> i32
+llvm.func @select_null(%a: !llvm.ptr<1>, %c: i1) -> i32 {
+  %ga = llvm.addrspacecast %a : !llvm.ptr<1> to !llvm.ptr
+  %null = llvm.mlir.zero : !llvm.ptr
+  %s = llvm.select %c, %ga, %null : i1, !llvm.ptr
+  %v = llvm.load %s : !llvm.ptr -> i32
+  llvm.return %v : i32
+}
+
+// -----
+
+// The counter-case: null against a pointer of no known space stays
+// generic, and so does a null alone.
+// CHECK-LABEL: llvm.func @select_null_generic(
+// CHECK: %[[S:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, !llvm.ptr
+// CHECK-NEXT: llvm.load %[[S]] : !llvm.ptr -> i32
+// CHECK: %[[N:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: llvm.load %[[N]] : !llvm.ptr -> i32
+llvm.func @select_null_generic(%a: !llvm.ptr, %c: i1) -> i32 {
+  %null = llvm.mlir.zero : !llvm.ptr
+  %s = llvm.select %c, %a, %null : i1, !llvm.ptr
+  %v = llvm.load %s : !llvm.ptr -> i32
+  %null2 = llvm.mlir.zero : !llvm.ptr
+  %w = llvm.load %null2 : !llvm.ptr -> i32
+  %r = llvm.add %v, %w : i32
+  llvm.return %r : i32
+}
+
+// -----
+
 // A pointer loaded from (generic) memory stays generic, even in a kernel:
 // the load of the pointer itself moves to global, the load through it
 // does not.

@@ -100,8 +100,8 @@ llvm.func @generic_to_as(%g: !llvm.ptr) -> i32 {
 
 // -----
 
-// A 16-byte aligned 40-byte copy: two v4 accesses and a v2 for the tail
-// (scalars without vector-copy; above the inline threshold a loop of one v4
+// A 16-byte aligned 40-byte copy: two v4 accesses and an i64 for the tail
+// (a v2.b32 held more registers in SASS; scalars without vector-copy; above the inline threshold a loop of one v4
 // access per iteration, the tail unrolled after it). The
 // local slot is addressed through a generic cast: llc 22's NVPTXLowerAlloca
 // breaks GEPs on an addrspace(5) alloca.
@@ -113,12 +113,12 @@ llvm.func @generic_to_as(%g: !llvm.ptr) -> i32 {
 // CHECK-NEXT: %[[A1:.*]] = llvm.getelementptr %[[P]][16]
 // CHECK-NEXT: %[[V1:.*]] = llvm.load %[[A1]] {alignment = 16 : i64} : !llvm.ptr<101> -> vector<4xi32>
 // CHECK-NEXT: %[[A2:.*]] = llvm.getelementptr %[[P]][32]
-// CHECK-NEXT: %[[V2:.*]] = llvm.load %[[A2]] {alignment = 8 : i64} : !llvm.ptr<101> -> vector<2xi32>
+// CHECK-NEXT: %[[V2:.*]] = llvm.load %[[A2]] {alignment = 8 : i64} : !llvm.ptr<101> -> i64
 // CHECK-NEXT: llvm.store %[[V0]], %[[DST]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
 // CHECK-NEXT: %[[D1:.*]] = llvm.getelementptr %[[DST]][16] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT: llvm.store %[[V1]], %[[D1]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
 // CHECK-NEXT: %[[D2:.*]] = llvm.getelementptr %[[DST]][32] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: llvm.store %[[V2]], %[[D2]] {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr
+// CHECK-NEXT: llvm.store %[[V2]], %[[D2]] {alignment = 8 : i64} : i64, !llvm.ptr
 // CHECK-NOT: ptxcc.copy_param
 // SCALAR-LABEL: llvm.func ptx_kernelcc @copy_param(
 // SCALAR-COUNT-5: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<101> -> i64
@@ -142,9 +142,9 @@ llvm.func @generic_to_as(%g: !llvm.ptr) -> i32 {
 // LOOP-NEXT: llvm.cond_br %[[MORE]], ^[[LOOP]](%[[NEXT]] : i64), ^[[REST:bb[0-9]+]]
 // LOOP-NEXT: ^[[REST]]:
 // LOOP-NEXT: %[[TS:.*]] = llvm.getelementptr %[[P]][32] : (!llvm.ptr<101>) -> !llvm.ptr<101>, i8
-// LOOP-NEXT: %[[T:.*]] = llvm.load %[[TS]] {alignment = 8 : i64} : !llvm.ptr<101> -> vector<2xi32>
+// LOOP-NEXT: %[[T:.*]] = llvm.load %[[TS]] {alignment = 8 : i64} : !llvm.ptr<101> -> i64
 // LOOP-NEXT: %[[TD:.*]] = llvm.getelementptr %[[DST]][32] : (!llvm.ptr) -> !llvm.ptr, i8
-// LOOP-NEXT: llvm.store %[[T]], %[[TD]] {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr
+// LOOP-NEXT: llvm.store %[[T]], %[[TD]] {alignment = 8 : i64} : i64, !llvm.ptr
 // LOOP-NEXT: %[[G:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<5> to !llvm.ptr
 // LOOP-NEXT: llvm.call @consume(%[[G]])
 // LOOP-NOT: memcpy
