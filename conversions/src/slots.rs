@@ -273,7 +273,7 @@ fn speculated_through_phi(phi: Value) -> bool {
 /// entry block) passes for it, with whether the edge's predecessor has
 /// other successors (a critical edge, where a load cannot be put); `None`
 /// for any other value, or an edge whose operand cannot be read.
-pub fn incoming<'c: 'a, 'a>(phi: Value<'c, 'a>) -> Option<Vec<(Value<'c, 'a>, bool)>> {
+fn incoming<'c: 'a, 'a>(phi: Value<'c, 'a>) -> Option<Vec<(Value<'c, 'a>, bool)>> {
     let block = crate::ir::argument_block(crate::ir::as_argument(phi)?);
     let region = block.parent_region()?;
     if region.first_block() == Some(block) {
@@ -308,17 +308,16 @@ fn unfoldable_incoming(value: Value, region: melior::ir::RegionRef) -> bool {
         || constant_value(value)
 }
 
-/// Whether MLIR's translation makes `value` an LLVM constant.
+/// Whether MLIR's translation makes `value` an LLVM constant: a constant
+/// ([`crate::ir::is_constant`]), or a cast or GEP of constants (which its
+/// IR builder folds).
 fn constant_value(value: Value) -> bool {
-    let Some(result) = crate::ir::as_result(value) else { return false };
-    let op = result.owner();
-    match LlvmOp::of(op) {
-        LlvmOp::Constant | LlvmOp::AddressOf | LlvmOp::Zero | LlvmOp::Undef | LlvmOp::Poison => true,
-        LlvmOp::AddrSpaceCast | LlvmOp::Gep => {
-            (0..op.operand_count()).filter_map(|i| op.operand_at(i).ok()).all(constant_value)
-        }
-        _ => false,
+    if crate::ir::is_constant(value) {
+        return true;
     }
+    let Some(op) = crate::ir::as_result(value).map(|result| result.owner()) else { return false };
+    matches!(LlvmOp::of(op), LlvmOp::AddrSpaceCast | LlvmOp::Gep)
+        && (0..op.operand_count()).filter_map(|i| op.operand_at(i).ok()).all(constant_value)
 }
 
 /// Whether every use of `pointer` is a load from it, directly or through

@@ -107,7 +107,7 @@ impl SpaceAnalysis {
         }
         // What each propagating value joins: a GEP its base, a select its
         // two arms, a block argument what every predecessor passes.
-        let mut rules: HashMap<usize, Vec<Value>> = HashMap::default();
+        let mut rules: Rules = HashMap::default();
         for op in ops {
             if op.successor_count() == 0 {
                 continue;
@@ -146,7 +146,7 @@ impl SpaceAnalysis {
             if op.result_count() != 1 || !is_generic_pointer(result) {
                 continue;
             }
-            let source = source_space(*op, kernel, slots_local, options, &mut copies);
+            let source = source_space(*op, kernel, slots_local, options, &mut copies, &rules);
             analysis.spaces.insert(key(result), source.unwrap_or(Space::Unknown));
             if source.is_none() {
                 let positions: &[usize] = if LlvmOp::of(*op) == LlvmOp::Gep { &[0] } else { &[1, 2] };
@@ -164,7 +164,7 @@ impl SpaceAnalysis {
     /// so the work is linear in the function. (Sweeping every value until
     /// nothing changed took one sweep per block of a chain: 70 s for a
     /// pointer passed down 16,000 blocks.)
-    fn solve(&mut self, rules: &HashMap<usize, Vec<Value>>) {
+    fn solve(&mut self, rules: &Rules) {
         let mut dependents: HashMap<usize, Vec<usize>> = HashMap::default();
         for (target, sources) in rules {
             for source in sources {
@@ -253,7 +253,7 @@ const MAX_MERGE_WALK: usize = 64;
 /// load `array_t::data` from `adj ? adj : self`: left generic, their
 /// atomics were generic where llc alone's were global.) Loads with no
 /// merge on the way are [`reads_parameter_copy`]'s.
-fn reads_parameter_through_merges(op: OperationRef, copies: &mut ParameterCopies) -> bool {
+fn reads_parameter_through_merges(op: OperationRef, copies: &mut ParameterCopies, rules: &Rules) -> bool {
     if crate::ir::is_volatile_access(op) || crate::ir::is_atomic(op) {
         return false;
     }
@@ -274,9 +274,11 @@ fn reads_parameter_through_merges(op: OperationRef, copies: &mut ParameterCopies
             continue;
         }
         if crate::ir::as_argument(value).is_some() {
-            let Some(incoming) = slots::incoming(value) else { return false };
+            // What the lattice joins for it: none for a function argument
+            // or a block an opaque terminator reaches.
+            let Some(incoming) = rules.get(&key(value)) else { return false };
             merged = true;
-            work.extend(incoming.into_iter().map(|(from, _)| (from, offset)));
+            work.extend(incoming.iter().map(|from| (*from, offset)));
             continue;
         }
         let Some(result) = crate::ir::as_result(value) else { return false };
@@ -309,6 +311,11 @@ fn reads_parameter_through_merges(op: OperationRef, copies: &mut ParameterCopies
     merged
 }
 
+/// Per propagating value (by [`key`]), the values whose spaces it joins: a
+/// GEP its base, a select its arms, a block argument what each predecessor
+/// passes (built before the sources, which read the block arguments').
+type Rules<'c, 'a> = HashMap<usize, Vec<Value<'c, 'a>>>;
+
 /// Per slot (by [`key`]), the byte ranges written into it besides the
 /// copy of a kernel parameter, or `None` ([`slots::parameter_copy_writes`]).
 type ParameterCopies = HashMap<usize, Option<Vec<(i64, i64)>>>;
@@ -332,6 +339,7 @@ fn source_space(
     slots_local: bool,
     options: &SpaceRules,
     copies: &mut ParameterCopies,
+    rules: &Rules,
 ) -> Option<Space> {
     let from = |index: usize| op.operand_at(index).ok().and_then(|v| pointer_address_space(v.r#type()));
     match LlvmOp::of(op) {
@@ -356,7 +364,7 @@ fn source_space(
                 && options.kernel_params_global
                 && (from(0) == Some(address_space::PARAM)
                     || reads_parameter_copy(op, copies)
-                    || reads_parameter_through_merges(op, copies)) =>
+                    || reads_parameter_through_merges(op, copies, rules)) =>
         {
             Some(Space::Specific(address_space::GLOBAL))
         }

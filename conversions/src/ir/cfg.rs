@@ -292,7 +292,7 @@ impl<'c, 'a> BlockGraph<'c, 'a> {
 /// Whether `value` is a constant: the result of an op that computes it
 /// from nothing (`llvm.mlir.constant`, `zero`, `addressof`, `undef`,
 /// `poison`), the same wherever it is.
-fn is_constant(value: Value) -> bool {
+pub fn is_constant(value: Value) -> bool {
     as_result(value).is_some_and(|result| {
         matches!(
             LlvmOp::of(result.owner()),
