@@ -106,7 +106,8 @@ pub struct PipelineOptions {
     /// Options of `memory-space-opt` (`kernel-params-global`).
     pub memory: MemorySpaceOptOptions,
     /// Options of `convert-ptxcc-to-llvm` (`inline-copy-threshold`,
-    /// `vector-copy`).
+    /// `vector-copy`; its `llvm-opt-after` is ignored: the pipeline hands it
+    /// `lower`'s).
     pub convert: ConvertPtxccToLlvmOptions,
     /// Run `ptxcc-verify` at the end.
     pub verify: bool,
@@ -154,6 +155,12 @@ impl PipelineOptions {
         MemorySpaceOptOptions { opt_byval: self.opt_byval, llvm_opt_after: self.lower.llvm_opt_after, ..self.memory }
     }
 
+    /// The options `convert-ptxcc-to-llvm` runs with (`llvm-opt-after` is
+    /// the one `lower-struct-args` gets).
+    pub fn convert_options(&self) -> ConvertPtxccToLlvmOptions {
+        ConvertPtxccToLlvmOptions { llvm_opt_after: self.lower.llvm_opt_after, ..self.convert }
+    }
+
     /// The options `ptxcc-verify` runs with (when `verify` is on).
     pub fn verify_options(&self) -> VerifyOptions {
         VerifyOptions { target: self.lower.target.clone(), opt_byval: self.opt_byval, ..self.verifier.clone() }
@@ -193,7 +200,7 @@ impl FromPipeline for MemorySpaceOptOptions {
 
 impl FromPipeline for ConvertPtxccToLlvmOptions {
     fn from_pipeline(options: &PipelineOptions) -> Option<Self> {
-        Some(options.convert)
+        Some(options.convert_options())
     }
 }
 

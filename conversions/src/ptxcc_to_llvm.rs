@@ -8,6 +8,14 @@
 //! | `generic_to_as` | `llvm.addrspacecast` 0 -> N |
 //! | `copy_param` | loads/stores of the widest width the alignment allows, up to `inline-copy-threshold` bytes; above, or holding more than 16 registers, a loop of one such access per iteration (`v4.b32` when 16-aligned; bytes for 1-aligned copies) that ptxas must not unroll (`.pragma "nounroll"`), with the tail unrolled |
 //!
+//! The code's own `llvm.intr.memcpy` and `llvm.intr.memset` of a constant
+//! length above 64 bytes, which `llc` 22 expands into a loop of one byte per
+//! iteration before its SROA runs, become the same loop of the widest
+//! aligned access (a fill of a constant byte: at most 64 stores, or a loop),
+//! or one integer access per field into or out of a slot SROA breaks up
+//! ([`copy_loop::expand_memory_intrinsics`]; not when LLVM's optimizer runs
+//! after ptxcc, `llvm-opt-after`).
+//!
 //! Without the `nvvm.grid_constant` mark `llc` runs its own NVPTXLowerArgs on
 //! the output and copies the whole struct to local memory instead of
 //! emitting `cvta.param`.
@@ -37,7 +45,7 @@ pub use casts::{param_space_parameter, populate_cast_patterns};
 pub use copy_param::{plan_inline_copy, populate_copy_param_patterns, Access, AccessKind};
 pub use load_param::populate_load_param_patterns;
 
-use crate::options::declare_pass;
+use crate::options::{declare_pass, LlvmOptAfter};
 use crate::{context::context_of, pass::PtxccPass};
 
 declare_pass! {
@@ -54,9 +62,15 @@ declare_pass! {
             "64",
             "copy_param of at most this many bytes is expanded into loads and stores; larger copies become a copy loop"
         ),
-        /// Use `vector<4xi32>`/`vector<2xi32>` accesses for aligned copies (seed
-        /// 001's `nvptx-byval-vector`); scalars of at most 8 bytes otherwise.
+        /// Use `vector<4xi32>` accesses for 16-byte aligned copies (seed 001's
+        /// `nvptx-byval-vector`); scalars of at most 8 bytes otherwise (an
+        /// 8-byte piece is an `i64` either way).
         pub vector_copy: bool = option("vector-copy", "true", "expand copies with 16-byte v4 accesses when the alignment allows (8-byte pieces are b64 either way)"),
+        /// Whether LLVM's optimizer runs on the output before `llc`: then
+        /// `memcpy`s and `memset`s longer than 64 bytes stay (its SROA
+        /// splits them), instead of becoming ptxcc's wide loops (llc's are
+        /// byte loops, made before its SROA).
+        pub llvm_opt_after: LlvmOptAfter = option("llvm-opt-after", "auto", LlvmOptAfter::DESCRIPTION),
     }
     pass "convert-ptxcc-to-llvm" (ConvertPtxccToLlvm) on crate::ir::LLVM_FUNC:
         "Lower every ptxcc op to LLVM/NVVM-dialect ops (ld.param, cvta.param, vectorised copies)";
@@ -130,8 +144,10 @@ pub fn check_ptxcc_ops<'c, 'a>(
 ///
 /// Checks first ([`check_ptxcc_ops`]) and changes nothing when a check
 /// fails. Then marks the parameters the param-space casts convert
-/// `nvvm.grid_constant` (and the kernel `nvvm.kernel`) and applies the
-/// patterns once to every op.
+/// `nvvm.grid_constant` (and the kernel `nvvm.kernel`), expands the large
+/// copies (`copy_param`, and the code's own `memcpy`/`memset` that `llc`
+/// would make byte loops: [`copy_loop::expand_memory_intrinsics`]) and
+/// applies the patterns once to every op.
 pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOptions) -> Result<(), ConversionError> {
     // Collected first: a panic cannot unwind through MLIR's walk callback.
     // Only ptxcc ops are checked; most functions of a large module hold
@@ -140,6 +156,7 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
     let is_ptxcc = |op: &OperationRef| ptxcc_dialect::OpInfo::find(crate::ir::op_name(*op)).is_some();
     let ops: Vec<_> = std::iter::once(root).chain(crate::ir::nested_ops(root)).filter(is_ptxcc).collect();
     if ops.is_empty() {
+        copy_loop::expand_memory_intrinsics(root, options);
         return Ok(());
     }
     let grid_constants = check_ptxcc_ops(&ops)?;
@@ -149,6 +166,7 @@ pub fn convert_ptxcc_to_llvm(root: OperationRef, options: &ConvertPtxccToLlvmOpt
         }
     }
     copy_loop::expand_copy_loops(root, options);
+    copy_loop::expand_memory_intrinsics(root, options);
 
     let context = context_of(root);
     let patterns = RewritePatternSet::new(context);

@@ -202,11 +202,13 @@ def Ptxcc_CopyParamOp : Ptxcc_Op<"copy_param"> {
     sides are known to have; it chooses the access width.
 
     `convert-ptxcc-to-llvm` expands copies of at most `inline-copy-threshold`
-    bytes (default 256) into loads and stores of the widest legal width:
-    `vector<4xi32>` when 16-byte aligned, `vector<2xi32>` when 8-byte aligned
-    (with `vector-copy`, the default), scalars otherwise, and smaller accesses
-    for a tail. Larger copies become a loop of the widest access, the tail
-    unrolled after it (`llvm.intr.memcpy` for 1-aligned copies).
+    bytes (default 64) holding at most 16 registers into loads and stores of
+    the widest legal width: `vector<4xi32>` when 16-byte aligned (with
+    `vector-copy`, the default), `i64` when 8-byte aligned, scalars
+    otherwise, and smaller accesses for a tail; into a slot `llc`'s SROA can
+    break up, one access per field instead, every byte once. Larger copies
+    become a loop of the widest access (1-aligned copies included), marked
+    not to be unrolled, the tail unrolled after it.
 
     Verification (beyond IRDL): `size` and `alignment` are `i64` attributes,
     `size` is positive and at most 32764 (the largest param space: a copy

@@ -200,7 +200,7 @@ pub fn plan_field_copy(layout: &DataLayout, ty: &AbiType, size: u64, alignment: 
 }
 
 /// The type of the `llvm.alloca` that `pointer` is (through casts).
-fn slot_type(pointer: Value) -> Option<AbiType> {
+pub(super) fn slot_type(pointer: Value) -> Option<AbiType> {
     let alloca = crate::kernel::defining_op(slots::root_alloca(pointer)?, LlvmOp::Alloca)?;
     (crate::abi::frame::alloca_count(alloca) == Some(1)).then_some(())?;
     abi_type(crate::ir::Alloca::of(alloca)?.element_type()?).ok()
