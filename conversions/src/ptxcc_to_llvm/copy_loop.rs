@@ -247,10 +247,7 @@ fn emit_loop<'c, 'a>(
     // Before the loop: generic local pointers (llc aborts on a GEP of an
     // `addrspace(5)` alloca), the repeated value and the first index.
     dst = generic_if_local(block, op, dst);
-    let src = match bytes {
-        Bytes::From(src) => Some(generic_if_local(block, op, src)),
-        Bytes::Repeated(_) => None,
-    };
+    let bytes = bytes.generic_if_local(block, op);
     let kind = AccessKind::of_width(step);
     let repeated = match bytes {
         Bytes::Repeated(byte) => Some(place(block, Some(op), splat(byte, kind, context, location))),
@@ -268,8 +265,8 @@ fn emit_loop<'c, 'a>(
 
     // The loop: one access of `step` bytes per iteration.
     let index: Value = looped.argument_at(0).expect("the loop block has an index").into();
-    let value = match (src, repeated) {
-        (Some(src), _) => {
+    let value = match (bytes, repeated) {
+        (Bytes::From(src), _) => {
             let from = place(
                 looped,
                 None,
@@ -277,8 +274,7 @@ fn emit_loop<'c, 'a>(
             );
             place(looped, None, llvm::load(context, from, kind.r#type(context), location, aligned(context, step)))
         }
-        (None, Some(repeated)) => repeated,
-        (None, None) => unreachable!("a loop copies or repeats"),
+        (Bytes::Repeated(_), repeated) => repeated.expect("made before the loop"),
     };
     let to =
         place(looped, None, llvm::get_element_ptr_dynamic(context, dst, &[index], i8_type, dst.r#type(), location));
@@ -329,9 +325,20 @@ fn emit_loop<'c, 'a>(
     // After the loop: the tail, unrolled (loads first, then stores).
     let first = rest.first_operation();
     let tail = plan_inline_copy(size - body, common_alignment(alignment, body as i64), vector_copy);
-    write_unrolled(rest, first, src, dst, body, &tail, bytes, location);
+    write_unrolled(rest, first, bytes, dst, body, &tail, location);
     let erased = rewriter.erase(op);
     debug_assert!(erased, "the op has no results");
+}
+
+impl<'c, 'a> Bytes<'c, 'a> {
+    /// The same bytes, a local source read through its generic cast
+    /// ([`generic_if_local`]).
+    fn generic_if_local(self, block: BlockRef<'c, 'a>, op: OperationRef<'c, 'a>) -> Self {
+        match self {
+            Self::From(src) => Self::From(generic_if_local(block, op, src)),
+            repeated => repeated,
+        }
+    }
 }
 
 /// `pointer`, or its cast to generic before `op` (in `block`) where it is
@@ -352,17 +359,15 @@ fn generic_if_local<'c, 'a>(
 }
 
 /// Inserts before `before` in `block` the accesses of `plan`, `start`
-/// bytes into `dst` (and `src`, when `bytes` copies): every load first,
-/// then the stores (llc keeps wide pairs that way).
-#[allow(clippy::too_many_arguments)]
+/// bytes into `dst` (and into the source, when `bytes` copies): every load
+/// first, then the stores (llc keeps wide pairs that way).
 fn write_unrolled<'c, 'a>(
     block: BlockRef<'c, 'a>,
     before: Option<OperationRef<'c, 'a>>,
-    src: Option<Value<'c, 'a>>,
+    bytes: Bytes<'c, 'a>,
     dst: Value<'c, 'a>,
     start: u64,
     plan: &[Access],
-    bytes: Bytes<'c, 'a>,
     location: Location<'c>,
 ) {
     let context: &Context = crate::ir::context_ref(TypeLike::context(&dst.r#type()));
@@ -374,15 +379,14 @@ fn write_unrolled<'c, 'a>(
     };
     let parts: Vec<_> = plan
         .iter()
-        .map(|access| match (src, bytes) {
-            (Some(src), _) => {
+        .map(|access| match bytes {
+            Bytes::From(src) => {
                 let from = byte_address(src, access.offset);
                 let load =
                     llvm::load(context, from, access.kind.r#type(context), location, aligned(context, access.align));
                 place(block, before, load)
             }
-            (None, Bytes::Repeated(byte)) => place(block, before, splat(byte, access.kind, context, location)),
-            (None, Bytes::From(_)) => unreachable!("a copy has its source"),
+            Bytes::Repeated(byte) => place(block, before, splat(byte, access.kind, context, location)),
         })
         .collect();
     for (access, value) in plan.iter().zip(parts) {
@@ -451,11 +455,8 @@ pub fn expand_memory_intrinsics(root: OperationRef, options: &ConvertPtxccToLlvm
         if let Some(plan) = unrolled {
             let block = op.block().expect("the op is in a block");
             let dst = generic_if_local(block, *op, dst);
-            let src = match bytes {
-                Bytes::From(src) => Some(generic_if_local(block, *op, src)),
-                Bytes::Repeated(_) => None,
-            };
-            write_unrolled(block, Some(*op), src, dst, 0, &plan, bytes, op.location());
+            let bytes = bytes.generic_if_local(block, *op);
+            write_unrolled(block, Some(*op), bytes, dst, 0, &plan, op.location());
             let erased = rewriter.erase(*op);
             debug_assert!(erased, "a memory intrinsic has no results");
         } else {
