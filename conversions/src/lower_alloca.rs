@@ -29,7 +29,12 @@
 //!   block stays there, as in the input `llc` alone gets: `llc`'s
 //!   NVPTXAllocaHoisting moves it to the entry block after its SROA has run
 //!   (`hoist-allocas=true` moves them all to the top of the entry block, as
-//!   seed 004 says);
+//!   seed 004 says). Except a slot SROA deletes ([`slots::promotable`]): it
+//!   moves to the end of the entry block (above an op that may become a
+//!   loop) now, where SROA looks, also with `llvm-opt-after` (LLVM's SROA
+//!   looks at the entry block alone too). Left in a loop, `llc` forwarded
+//!   its store to its load and kept the store, and ptxas kept a frame for
+//!   it;
 //! - lifetime markers and debug records keep naming the alloca itself;
 //! - a dynamic alloca (its size is not a constant) is left to `llc`, which
 //!   lowers it to PTX's own `alloca` (sm_52 and PTX 7.3 or later); on an
@@ -114,12 +119,13 @@ declare_pass! {
         ),
         /// Hoist the constant-size allocas of every block to the top of the
         /// entry block (seed 004); by default a slot of the entry block
-        /// moves only above an op that may become a loop, and `llc` hoists
-        /// the others after its SROA.
+        /// moves only above an op that may become a loop, one of another
+        /// block only where SROA deletes it, and `llc` hoists the others
+        /// after its SROA.
         pub hoist_allocas: bool = option(
             "hoist-allocas",
             "false",
-            "hoist constant-size allocas of every block to the top of the entry block as seed 004 says; default: an entry-block slot moves only above a copy that may become a loop (llc hoists the others after its SROA)"
+            "hoist constant-size allocas of every block to the top of the entry block as seed 004 says; default: an entry-block slot moves only above a copy that may become a loop, a slot of another block only to the end of the entry block where SROA deletes it (llc hoists the others after its SROA)"
         ),
         /// Whether LLVM's optimizer runs on the output before `llc`: then the
         /// slots stay as they are (dynamic ones are still checked), for `llc`
@@ -190,10 +196,26 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             }
         }
     }
-    if targets.is_empty() || options.llvm_opt_after.applies_to(func) {
+    let Some(entry) = crate::kernel::entry_block(func) else { return Ok(()) };
+    // A constant-size generic slot of another block of the body (not of a
+    // nested region) that SROA deletes once it is in the entry block (the
+    // only block SROA looks at).
+    let body = entry.parent_region();
+    let movable = |alloca: &OperationRef| {
+        alloca.block().is_some_and(|b| b != entry && b.parent_region() == body)
+            && alloca_count(*alloca).is_some()
+            && alloca_space(*alloca) == Some(address_space::GENERIC)
+            && first_result(*alloca).is_some_and(slots::promotable)
+    };
+    let opt_after = options.llvm_opt_after.applies_to(func);
+    if opt_after {
+        // LLVM's optimizer moves the slots to local memory itself (after its
+        // SROA); only those SROA would delete move, to where it looks.
+        targets.retain(movable);
+    }
+    if targets.is_empty() {
         return Ok(());
     }
-    let Some(entry) = crate::kernel::entry_block(func) else { return Ok(()) };
     // With `hoist-allocas`, every slot goes to the top of the entry block,
     // in order: before the first op that is neither one of them nor a
     // constant (the loop below erases only those).
@@ -206,6 +228,13 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     }
     let Some(entry_anchor) = anchor else { return Ok(()) };
     let entry_anchors = entry_slot_anchors(entry, &is_target, entry_anchor, options.hoist_allocas);
+    // Where a slot of another block that SROA would delete goes: the end of
+    // the entry block, or above its first op that may become a loop.
+    let entry_end = entry.first_operation().and_then(|first| {
+        std::iter::successors(Some(first), |op| op.next_in_block())
+            .find(|op| may_become_a_loop(*op))
+            .or_else(|| entry.terminator())
+    });
     let context = context_of(func);
     let local = pointer_type(context, address_space::LOCAL);
     let generic = pointer_type(context, address_space::GENERIC);
@@ -227,14 +256,20 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
                 (IntegerType::new(context, 64).into(), i64::try_from(options.dynamic_alloca_size).unwrap_or(i64::MAX))
             }
         };
-        // A slot of another block stays where it is: llc's own
-        // NVPTXAllocaHoisting moves it after SROA has run, and moving it
-        // before let SROA split it otherwise than llc alone does (fuzz seed
-        // 11518: one byte more).
+        let old = owned(first_result(alloca));
+        // A slot of another block stays where it is (llc's own
+        // NVPTXAllocaHoisting moves it to the end of the entry block after
+        // its SROA has run), unless SROA deletes it there: then it moves
+        // there now, before SROA. Left in a loop, its stores stayed after
+        // llc had forwarded them to the loads, and ptxas keeps a frame for
+        // dead sub-word or round-trip local stores (fuzz seeds 5011, 5059,
+        // 5245: 0 -> 8 bytes).
         let (block, anchor) = if let Some(anchor) = entry_anchors.get(&alloca.to_raw().ptr) {
             (entry, *anchor)
         } else if hoisted(&alloca) {
             (entry, entry_anchor)
+        } else if let Some(end) = entry_end.filter(|_| movable(&alloca)) {
+            (entry, end)
         } else {
             let Some(block) = alloca.block() else { continue };
             (block, alloca)
@@ -246,10 +281,9 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         ));
         let insert =
             |value, to| owned(first_result(block.insert_operation_before(anchor, addrspacecast(value, to, location))));
-        let old = owned(first_result(alloca));
         let replacement = if options.local_allocas {
             insert(slot, generic)
-        } else if alloca_space(alloca) == Some(address_space::GENERIC) && slots::promotable(old) {
+        } else if opt_after || (alloca_space(alloca) == Some(address_space::GENERIC) && slots::promotable(old)) {
             // llc's SROA deletes it: a local view would only stand in the
             // way (a round trip through the local space made SROA keep a
             // byte of a slot: fuzz seed 11518).

@@ -135,9 +135,10 @@ pub fn copy_alignment(
 /// The largest alignment any access through `pointer` or a pointer derived
 /// from it (GEPs, casts, selects, block arguments) claims: a load's,
 /// store's `alignment`, a memory intrinsic's `llvm.align` on the operand,
-/// a call's `llvm.align` on the argument, an `llvm.intr.assume`'s "align"
-/// bundle; 1 when none claims
-/// one. A call's argument is followed into the body it runs where
+/// a call's `llvm.align` on the argument, a `byval` argument's alignment
+/// (the call's `llvm.align`, else its type's ABI alignment in `layout`: what
+/// llc reads it at), an `llvm.intr.assume`'s "align" bundle; 1 when none
+/// claims one. A call's argument is followed into the body it runs where
 /// `callee_parameter` gives one (the parameter the operand becomes there,
 /// whose own `llvm.align` counts); a `byval` argument is only read. `None`
 /// when the pointer escapes to code this walk cannot read (a call it cannot
@@ -148,6 +149,7 @@ pub fn copy_alignment(
 /// least. (Linear: each derived pointer is visited once.)
 pub fn claimed_alignment<'c: 'a, 'a>(
     pointer: Value<'c, 'a>,
+    layout: &crate::abi::layout::DataLayout,
     callee_parameter: impl Fn(melior::ir::OperationRef<'c, 'a>, usize) -> Option<Value<'c, 'a>>,
 ) -> Option<u64> {
     let mut claimed = 1;
@@ -184,11 +186,17 @@ pub fn claimed_alignment<'c: 'a, 'a>(
                 }
                 PointerUse::CallOperand => {
                     let index = crate::ir::call_argument_index(op, used.index)?;
-                    let site = crate::kernel::parameter_integer(op, index, "llvm.align")
-                        .and_then(|a| u64::try_from(a).ok())
-                        .unwrap_or(1);
-                    if crate::kernel::parameter_has(op, index, crate::kernel::LLVM_BYVAL) {
-                        site
+                    let declared =
+                        crate::kernel::parameter_integer(op, index, "llvm.align").and_then(|a| u64::try_from(a).ok());
+                    let site = declared.unwrap_or(1);
+                    if let Some(byval) = crate::kernel::parameter_attribute(op, index, crate::kernel::LLVM_BYVAL) {
+                        // llc reads a `byval` argument at the call's
+                        // alignment, else at its type's ABI alignment (a
+                        // struct with an i128: `ld.local.v2.b64` at 16).
+                        match declared {
+                            Some(declared) => declared,
+                            None => byval_type_alignment(byval, layout)?,
+                        }
                     } else {
                         let parameter = callee_parameter(op, used.index)?;
                         work.push(parameter);
@@ -201,6 +209,13 @@ pub fn claimed_alignment<'c: 'a, 'a>(
         }
     }
     Some(claimed)
+}
+
+/// The ABI alignment (in `layout`) of the type a `llvm.byval` attribute
+/// names; `None` when it names no type the ABI model knows.
+fn byval_type_alignment(byval: melior::ir::Attribute, layout: &crate::abi::layout::DataLayout) -> Option<u64> {
+    let ty = melior::ir::attribute::TypeAttribute::try_from(byval).ok()?.value();
+    Some(layout.abi_align(&crate::abi::mlir::abi_type(ty).ok()?))
 }
 
 /// The `llvm.align` of the function parameter `parameter` (an argument of

@@ -55,6 +55,7 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
     // dynamic index).
     let mut work = vec![(root, Some(0i64))];
     let mut seen = HashSet::default();
+    let mut widths = Widths::default();
     while let Some((value, offset)) = work.pop() {
         if !seen.insert(value.to_raw().ptr) {
             continue;
@@ -84,8 +85,12 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                     work.extend(first_result(op).map(|r| (r, None)));
                 }
                 (LlvmOp::Load, 0) | (LlvmOp::Store, 1) if strict && crate::ir::is_volatile_access(op) => return false,
-                (LlvmOp::Load, 0) | (LlvmOp::Store, 1) => {}
-                (_, 1) if op_name(op) == names::COPY_PARAM => {}
+                (LlvmOp::Load, 0) | (LlvmOp::Store, 1) => {
+                    if strict {
+                        widths.note_access(op, layout);
+                    }
+                }
+                (_, 1) if op_name(op) == names::COPY_PARAM => widths.bulk = true,
                 // The address looked at as a number: SROA still splits the
                 // slot (and keeps what must stay in memory).
                 (LlvmOp::PtrToInt | LlvmOp::ICmp, _) => {}
@@ -106,7 +111,10 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                     if kind.is_branch() && successor_argument(op, used.index).is_some_and(speculated_through_phi) => {}
                 (LlvmOp::Memcpy | LlvmOp::Memmove | LlvmOp::MemcpyInline, 0 | 1)
                 | (LlvmOp::Memset | LlvmOp::MemsetInline, 0)
-                    if MemIntrinsic::of(op).and_then(MemIntrinsic::constant_length).is_some() => {}
+                    if MemIntrinsic::of(op).and_then(MemIntrinsic::constant_length).is_some() =>
+                {
+                    widths.bulk = true
+                }
                 (LlvmOp::LifetimeStart | LlvmOp::LifetimeEnd, _) => {}
                 // An assumption about the address (an "align" bundle):
                 // SROA drops it with a slot it promotes, as it drops
@@ -119,7 +127,59 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
             }
         }
     }
-    true
+    !strict || widths.convertible()
+}
+
+/// What [`uses_allow`] saw of the values moved in and out of a slot.
+#[derive(Default)]
+struct Widths {
+    /// A load or store of a value with bits that fill no whole byte.
+    sub_byte: bool,
+    /// The types loaded and stored, as printed (distinct).
+    types: Vec<String>,
+    /// A memory intrinsic or a `ptxcc.copy_param` reads or writes it.
+    bulk: bool,
+}
+
+impl Widths {
+    fn note_access(&mut self, op: melior::ir::OperationRef, layout: &DataLayout) {
+        let value = match LlvmOp::of(op) {
+            LlvmOp::Load => first_result(op),
+            _ => Store::of(op).map(Store::value),
+        };
+        let Some(value) = value else {
+            self.sub_byte = true;
+            return;
+        };
+        self.sub_byte |= sub_byte_value(value, layout);
+        let ty = value.r#type().to_string();
+        if !self.types.contains(&ty) {
+            self.types.push(ty);
+        }
+    }
+
+    /// Whether SROA can turn every access into the slot's values: it
+    /// converts only between types of one bit width, so a value narrower
+    /// than its bytes (an `i1`) must be the only type the slot holds, and
+    /// no copy or fill may write its bytes (a byte a copy wrote and an `i1`
+    /// load read stayed in memory: fuzz seed 5059).
+    fn convertible(&self) -> bool {
+        !self.sub_byte || (!self.bulk && self.types.len() <= 1)
+    }
+}
+
+/// Whether `value` has bits that fill no whole byte: an `i1`, an `i7`, a
+/// `<3 x i1>`, or an aggregate holding one (`true` where its type is
+/// unknown to the ABI model).
+fn sub_byte_value(value: Value, layout: &DataLayout) -> bool {
+    fn sub_byte(ty: &AbiType, layout: &DataLayout) -> bool {
+        match ty {
+            AbiType::Array(element, _) => sub_byte(element, layout),
+            AbiType::Struct(body) => body.fields.iter().any(|field| sub_byte(field, layout)),
+            _ => !layout.size_in_bits(ty).is_multiple_of(8),
+        }
+    }
+    abi_type(value.r#type()).map_or(true, |ty| sub_byte(&ty, layout))
 }
 
 /// Bytes of the alloca `root` (0 when unknown, which no dynamic range

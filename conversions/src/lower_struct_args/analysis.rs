@@ -251,7 +251,11 @@ pub fn plan_argument<'c, 'a>(
             context.layout.abi_align(&ty),
             declared_align,
             plan.local_alignment,
-            || crate::pointer_uses::claimed_alignment(value, |call, operand| readonly.callee_parameter(call, operand)),
+            || {
+                crate::pointer_uses::claimed_alignment(value, context.layout, |call, operand| {
+                    readonly.callee_parameter(call, operand)
+                })
+            },
         );
         if let Some(Action::ParamView(cast, _)) = plan.actions.iter().find(|a| matches!(a, Action::ParamView(..))) {
             return Err(vec![Problem {

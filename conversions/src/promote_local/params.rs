@@ -75,7 +75,7 @@ pub fn copy_written_byval<'c, 'a>(
         let type_align = layout.abi_align(&abi);
         let at_most = declared.unwrap_or(1).max(type_align);
         let align = crate::pointer_uses::copy_alignment(type_align, declared, at_most, || {
-            crate::pointer_uses::claimed_alignment(argument, |_, _| None)
+            crate::pointer_uses::claimed_alignment(argument, layout, |_, _| None)
         }) as i64;
         let context = context_of(func);
         let location = func.location();

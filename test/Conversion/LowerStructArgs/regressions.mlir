@@ -12,7 +12,7 @@
 // RUN: python3 %repo/test/harness/diffexec.py mlir %s --split-input-file --ptxcc-opt %ptxcc-opt-path | FileCheck %s --check-prefix=SAME
 // RUN: python3 %repo/test/harness/diffexec.py mlir %s --split-input-file --ptxcc-opt %ptxcc-opt-path \
 // RUN:   '--pipeline=--ptxcc-pipeline=flatten-always=true whole-program=true' | FileCheck %s --check-prefix=SAME
-// SAME: diffexec: 8 kernels (8 same); 0 failing
+// SAME: diffexec: 11 kernels (11 same); 0 failing
 
 // One llvm.intr.assume whose bundles name two byval parameters: each
 // parameter's plan dropped it, so it was erased twice (SIGABRT, double
@@ -182,5 +182,76 @@ llvm.func ptx_kernelcc @issue29_memcpy_longer_than_param_space(%s: !llvm.ptr {ll
   "llvm.intr.memcpy"(%out, %s, %length) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
   llvm.br ^done
 ^done:
+  llvm.return
+}
+
+// -----
+
+// A local copy passed on as a `byval` argument is aligned as llc reads it
+// there: at the call's llvm.align, else at the type's ABI alignment (16
+// for an i128: ld.local.v2.b64), not at the parameter's declared 8. The
+// copy was 8-aligned (fuzz seed 5054: the host harness's movaps faulted on
+// it; on the GPU ptxas may place an 8-aligned depot at 8 mod 16). With
+// llvm.align 8 at the call (the counter-case) llc reads 8 bytes at a time
+// and the copy stays 8-aligned.
+// CHECK-LABEL: llvm.func ptx_kernelcc @issue41_copy_passed_byval(
+// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(i64, i128)> {alignment = 16 : i64}
+// CHECK-LABEL: llvm.func ptx_kernelcc @issue41_copy_passed_byval_aligned_call(
+// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(i64, i128)> {alignment = 8 : i64}
+llvm.func internal @issue41_relayed(%p: !llvm.ptr {llvm.byval = !llvm.struct<(i64, i128)>}) -> i32 attributes {no_inline} {
+  %c = llvm.mlir.constant(63 : i64) : i64
+  llvm.store %c, %p {alignment = 8 : i64} : i64, !llvm.ptr
+  %q = llvm.getelementptr %p[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i128)>
+  %v = llvm.load %q {alignment = 16 : i64} : !llvm.ptr -> i128
+  %l = llvm.load %p {alignment = 8 : i64} : !llvm.ptr -> i64
+  %t = llvm.trunc %v : i128 to i32
+  %u = llvm.trunc %l : i64 to i32
+  %r = llvm.add %t, %u : i32
+  llvm.return %r : i32
+}
+llvm.func ptx_kernelcc @issue41_copy_passed_byval(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i64, i128)>, llvm.align = 8 : i64}, %out: !llvm.ptr, %x: i64) {
+  llvm.store %x, %s {alignment = 8 : i64} : i64, !llvm.ptr
+  %r = llvm.call @issue41_relayed(%s) : (!llvm.ptr {llvm.byval = !llvm.struct<(i64, i128)>}) -> i32
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %o = llvm.getelementptr %out[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+  llvm.store %r, %o {alignment = 4 : i64} : i32, !llvm.ptr
+  llvm.return
+}
+llvm.func ptx_kernelcc @issue41_copy_passed_byval_aligned_call(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i64, i128)>, llvm.align = 8 : i64}, %out: !llvm.ptr, %x: i64) {
+  llvm.store %x, %s {alignment = 8 : i64} : i64, !llvm.ptr
+  %r = llvm.call @issue41_relayed(%s) : (!llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<(i64, i128)>}) -> i32
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %o = llvm.getelementptr %out[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+  llvm.store %r, %o {alignment = 4 : i64} : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// The same for a local callee that takes the aggregate by value and stores
+// it into a slot of its own: the slot is as aligned as the accesses claim
+// (an i128 read at 16 of a parameter declared 8-aligned), not the
+// declaration's 8.
+// CHECK-LABEL: llvm.func internal @issue41_by_value_slot(
+// CHECK-SAME: %{{.*}}: !llvm.struct<(i64, i64, i128)>
+// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(i64, i64, i128)> {alignment = 16 : i64}
+llvm.func internal @issue41_by_value_slot(%p: !llvm.ptr {llvm.byval = !llvm.struct<(i64, i64, i128)>, llvm.align = 8 : i64}) -> i64 attributes {no_inline} {
+  %c = llvm.mlir.constant(1 : i64) : i64
+  llvm.store %c, %p {alignment = 8 : i64} : i64, !llvm.ptr
+  %q = llvm.getelementptr %p[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i128)>
+  %v = llvm.load %q {alignment = 16 : i64} : !llvm.ptr -> i128
+  %w = llvm.add %v, %v : i128
+  llvm.store %w, %q {alignment = 16 : i64} : i128, !llvm.ptr
+  %x = llvm.load %q {alignment = 16 : i64} : !llvm.ptr -> i128
+  %y = llvm.trunc %x : i128 to i64
+  %l = llvm.load %p {alignment = 8 : i64} : !llvm.ptr -> i64
+  %r = llvm.add %l, %y : i64
+  llvm.return %r : i64
+}
+llvm.func ptx_kernelcc @issue41_by_value_slot_caller(%s: !llvm.ptr {llvm.byval = !llvm.struct<(i64, i64, i128)>, llvm.align = 16 : i64}, %out: !llvm.ptr) {
+  %r = llvm.call @issue41_by_value_slot(%s) : (!llvm.ptr {llvm.byval = !llvm.struct<(i64, i64, i128)>}) -> i64
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %o = llvm.getelementptr %out[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, i64
+  llvm.store %r, %o {alignment = 8 : i64} : i64, !llvm.ptr
   llvm.return
 }

@@ -274,6 +274,13 @@ fn plan_parameter_of<'c>(
                 .is_some_and(|leaves| covers_every_byte(layout, &leaves, layout.alloc_size(&abi)))
             && parameter_value(func, index).is_some_and(|old| crate::slots::written_at_constant_offsets(old, false))
         {
+            // The slot is read as the parameter was: as aligned as its
+            // accesses claim (an i128 load that says 16 of a parameter
+            // declared 8-aligned), up to the `.param`'s own alignment.
+            let claimed = parameter_value(func, index)
+                .and_then(|old| crate::pointer_uses::claimed_alignment(old, layout, |_, _| None))
+                .unwrap_or_else(|| layout.abi_align(&abi));
+            let align = align.max(claimed.min(param_align(align.max(layout.abi_align(&abi)))));
             return ParamPlan::ByValue { ty: aggregate, align, leaves: Vec::new(), in_entry: true, stored: true };
         }
         let in_entry = reads.as_ref().is_none_or(|(_, reads)| !reads.outside_entry());
