@@ -50,7 +50,12 @@ variable with a constructor) or whose IR llc itself rejects is counted and
 skipped. The summary gives modules, kernels,
 kernels taking a struct by value, every kind of failure, the diffexec
 verdicts, and ptxas's totals over all functions (stack, spills, kernel
-registers), llc alone vs ptxcc. Exit status 1 on any failure.
+registers), llc alone vs ptxcc. It also counts (and `--verbose` lists) the
+kernels ptxcc gives more registers than llc alone without less stack +
+spills in their call tree, each with its registers in ptxas's other mode
+(`-c` for a whole program, whole-program for `-c`): where ptxcc takes no
+more there, the difference is ptxas's allocation of the same code, not a
+rule of ptxcc's. Neither is a failure. Exit status 1 on any failure.
 
 `--sample` is a fixed set of modules (SAMPLE, the lit test's,
 test/realworld/warp-sample.test; `generate --sample` imports only their
@@ -501,6 +506,10 @@ class Outcome:
     # callees have frames of their own) (not a failure: information for
     # issue 41), each a line.
     registers: list = field(default_factory=list)
+    # How many of those take no more registers than llc alone in ptxas's
+    # other mode (`-c` for a whole program and the reverse): ptxas's
+    # allocation of the same code, not a rule of ptxcc's.
+    registers_other_mode_equal: int = 0
     verdicts: dict = field(default_factory=dict)
     functions: int = 0
     llc: Totals = field(default_factory=Totals)
@@ -569,6 +578,9 @@ def check_module(task):
         if not new.ok and base.ok and not extra:
             outcome.ptxas.append(f"ptxas failed on ptxcc's PTX: {new.log.strip()[-300:]}")
         if base.ok and new.ok:
+            # ptxas's other mode, assembled only for modules with a kernel to
+            # report below: (llc's, ptxcc's) functions, or None.
+            other = None
             for function, figures in sorted(base.functions.items()):
                 mine = counterpart(new.functions, function)
                 if mine is None:
@@ -583,16 +595,47 @@ def check_module(task):
                                          f"{mine.stack} + {mine.spills} bytes")
                 elif figures.kernel and (mine.registers or 0) > (figures.registers or 0) \
                         and mine.tree >= figures.tree:
+                    if other is None:
+                        other = other_mode(reference, ours, tools, whole)
+                    suffix, equal = other_registers(other, function, whole)
+                    outcome.registers_other_mode_equal += equal
                     outcome.registers.append(f"{name}: {function}: registers {figures.registers} -> "
                                              f"{mine.registers}, stack + spills {figures.stack + figures.spills}"
                                              f" -> {mine.stack + mine.spills}, with its callees "
-                                             f"{figures.tree} -> {mine.tree}")
+                                             f"{figures.tree} -> {mine.tree}{suffix}")
     if not args.no_diffexec and not outcome.pipeline and not outcome.skipped:
         diffexec(ll, work, args, outcome, env)
     outcome.seconds = time.time() - start
     if not outcome.failed and not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return outcome
+
+
+def other_mode(reference, ours, tools, whole):
+    """llc's and ptxcc's functions assembled in the ptxas mode the check did
+    not use (`-c` for a whole program, whole-program for `-c`), or () when
+    ptxas cannot assemble them that way (an `.extern` it cannot resolve)."""
+    from sass import assemble
+    base = assemble(reference, tools, not whole, sass=False)
+    new = assemble(ours, tools, not whole, sass=False)
+    return (base.functions, new.functions) if base.ok and new.ok else ()
+
+
+def other_registers(other, function, whole):
+    """The registers of a flagged kernel in ptxas's other mode, llc alone ->
+    ptxcc, as a suffix of its line (" (other mode, -c: 40 -> 40)"), and
+    whether ptxcc takes no more there (then the flag is ptxas's allocation
+    of the same code, not a rule of ptxcc's: docs/guide/measurements.md)."""
+    from sass import counterpart
+    if not other:
+        return "", False
+    base, new = other
+    figures, mine = base.get(function), counterpart(new, function)
+    if figures is None or mine is None:
+        return "", False
+    mode = "whole program" if not whole else "-c"
+    equal = (mine.registers or 0) <= (figures.registers or 0)
+    return f" (other mode, {mode}: {figures.registers} -> {mine.registers})", equal
 
 
 def check_safely(task):
@@ -867,8 +910,9 @@ def print_summary(index, outcomes, selected, opts, seconds, verbose=False):
               f"spills {llc_totals.spills} / {ptxcc_totals.spills} bytes, kernel registers "
               f"{llc_totals.registers} / {ptxcc_totals.registers}")
         more = [line for o in mine for line in o.registers]
+        equal = sum(o.registers_other_mode_equal for o in mine)
         print(f"warp -O{opt}: kernels with more registers than llc alone and no less stack + spills with their callees: "
-              f"{len(more)}")
+              f"{len(more)} ({equal} with no more than llc alone in ptxas's other mode)")
         if verbose:
             for line in more:
                 print(f"warp -O{opt}:   {line}")
