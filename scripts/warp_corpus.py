@@ -62,7 +62,8 @@ test/realworld/warp-sample.test; `generate --sample` imports only their
 files, in seconds, when the full corpus is not there), `--all` every module
 (`cargo xtask realworld`). clang's IR is cached per module and -O level (keyed by the
 recipe and clang's version), so a rerun compiles nothing again; the work of
-each module (PTX, logs, reproducers) stays in `--out` where it failed.
+each module (PTX, logs, reproducers) stays in `--out` where it failed. One
+run at a time may use an `--out` (a second one exits 2).
 
 The cache is scripts/nvidia_tools.py's (`$PTXCC_CACHE`, else
 `$XDG_CACHE_HOME/ptxcc`, else `~/.cache/ptxcc`): `warp-VERSION/` holds the
@@ -76,6 +77,7 @@ the test is UNSUPPORTED).
 """
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -943,6 +945,15 @@ def run(args):
     opts = [int(o) for o in args.opt] if args.opt else [2, 3]
     args.out = os.path.abspath(args.out or tempfile.mkdtemp(prefix="warp-corpus."))
     os.makedirs(args.out, exist_ok=True)
+    # One run per --out: two would remove each other's module folders and
+    # interleave the journal (both lose modules). Held until the process
+    # ends.
+    lock = open(os.path.join(args.out, ".lock"), "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        print(f"warp_corpus: another run is using {args.out}; give this one another --out", file=sys.stderr)
+        return 2
     cache = ll_cache(corpus)
     start = time.time()
     # Big modules first, so the last ones to finish are small.
