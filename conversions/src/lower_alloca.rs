@@ -201,17 +201,18 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     // nested region) that SROA deletes once it is in the entry block (the
     // only block SROA looks at).
     let body = entry.parent_region();
-    let movable = |alloca: &OperationRef| {
-        alloca.block().is_some_and(|b| b != entry && b.parent_region() == body)
-            && alloca_count(*alloca).is_some()
-            && alloca_space(*alloca) == Some(address_space::GENERIC)
-            && first_result(*alloca).is_some_and(slots::promotable)
+    let elsewhere = |alloca: &OperationRef| {
+        alloca.block().is_some_and(|b| b != entry && b.parent_region() == body) && alloca_count(*alloca).is_some()
+    };
+    // Whether llc's SROA deletes the slot (then it gets no view).
+    let promotable = |alloca: &OperationRef| {
+        alloca_space(*alloca) == Some(address_space::GENERIC) && first_result(*alloca).is_some_and(slots::promotable)
     };
     let opt_after = options.llvm_opt_after.applies_to(func);
     if opt_after {
         // LLVM's optimizer moves the slots to local memory itself (after its
         // SROA); only those SROA would delete move, to where it looks.
-        targets.retain(movable);
+        targets.retain(|alloca| elsewhere(alloca) && promotable(alloca));
     }
     if targets.is_empty() {
         return Ok(());
@@ -227,14 +228,10 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
         anchor = op.next_in_block();
     }
     let Some(entry_anchor) = anchor else { return Ok(()) };
-    let entry_anchors = entry_slot_anchors(entry, &is_target, entry_anchor, options.hoist_allocas);
+    let (entry_anchors, splitter) = entry_slot_anchors(entry, &is_target, entry_anchor, options.hoist_allocas);
     // Where a slot of another block that SROA would delete goes: the end of
     // the entry block, or above its first op that may become a loop.
-    let entry_end = entry.first_operation().and_then(|first| {
-        std::iter::successors(Some(first), |op| op.next_in_block())
-            .find(|op| may_become_a_loop(*op))
-            .or_else(|| entry.terminator())
-    });
+    let entry_end = splitter.or_else(|| entry.terminator());
     let context = context_of(func);
     let local = pointer_type(context, address_space::LOCAL);
     let generic = pointer_type(context, address_space::GENERIC);
@@ -257,18 +254,19 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             }
         };
         let old = owned(first_result(alloca));
+        let deleted_by_sroa = opt_after || promotable(&alloca);
         // A slot of another block stays where it is (llc's own
         // NVPTXAllocaHoisting moves it to the end of the entry block after
         // its SROA has run), unless SROA deletes it there: then it moves
         // there now, before SROA. Left in a loop, its stores stayed after
         // llc had forwarded them to the loads, and ptxas keeps a frame for
-        // dead sub-word or round-trip local stores (fuzz seeds 5011, 5059,
-        // 5245: 0 -> 8 bytes).
+        // dead sub-word or round-trip local stores (fuzz seeds 5011, 5245,
+        // 5265: 0 -> 8 bytes).
         let (block, anchor) = if let Some(anchor) = entry_anchors.get(&alloca.to_raw().ptr) {
             (entry, *anchor)
         } else if hoisted(&alloca) {
             (entry, entry_anchor)
-        } else if let Some(end) = entry_end.filter(|_| movable(&alloca)) {
+        } else if let Some(end) = entry_end.filter(|_| deleted_by_sroa && elsewhere(&alloca)) {
             (entry, end)
         } else {
             let Some(block) = alloca.block() else { continue };
@@ -283,7 +281,7 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
             |value, to| owned(first_result(block.insert_operation_before(anchor, addrspacecast(value, to, location))));
         let replacement = if options.local_allocas {
             insert(slot, generic)
-        } else if opt_after || (alloca_space(alloca) == Some(address_space::GENERIC) && slots::promotable(old)) {
+        } else if deleted_by_sroa {
             // llc's SROA deletes it: a local view would only stand in the
             // way (a round trip through the local space made SROA keep a
             // byte of a slot: fuzz seed 11518).
@@ -320,6 +318,9 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
     Ok(())
 }
 
+/// Per slot (its op by pointer), the op its replacement goes before.
+type Anchors<'c, 'a> = crate::ir::HashMap<*mut std::ffi::c_void, OperationRef<'c, 'a>>;
+
 /// Where each slot of the entry block `entry` (of `targets`, the slots'
 /// ops by pointer) goes: its replacement is placed before the op named. llc expands some copies into loops before
 /// its SROA, splitting the entry block, and SROA only looks at the allocas
@@ -329,13 +330,14 @@ pub fn lower_alloca(func: OperationRef, options: &LowerAllocaOptions) -> Result<
 /// (which llc computes where the alloca stands) was live across the calls
 /// before it, and ptxas spilled it (issue 41, rule D: 12 -> 28 bytes of
 /// spills). With `hoist-allocas` every slot goes to `top`, as seed 004 says.
+/// Also returns that first op that may split the block, if any.
 fn entry_slot_anchors<'c, 'a>(
     entry: melior::ir::BlockRef<'c, 'a>,
     targets: &crate::ir::HashSet<*mut std::ffi::c_void>,
     top: OperationRef<'c, 'a>,
     hoist_all: bool,
-) -> crate::ir::HashMap<*mut std::ffi::c_void, OperationRef<'c, 'a>> {
-    let mut anchors = crate::ir::HashMap::default();
+) -> (Anchors<'c, 'a>, Option<OperationRef<'c, 'a>>) {
+    let mut anchors = Anchors::default();
     let mut splitter = None;
     let mut next = entry.first_operation();
     while let Some(op) = next {
@@ -347,7 +349,7 @@ fn entry_slot_anchors<'c, 'a>(
             splitter = Some(op);
         }
     }
-    anchors
+    (anchors, splitter)
 }
 
 /// Whether llc (NVPTXLowerAggrCopies, before its SROA) or the conversion

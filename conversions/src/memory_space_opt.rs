@@ -20,11 +20,7 @@
 //!   same option: CUDA forbids pointers to local or shared memory in launch
 //!   arguments. This is how ptxcc sees "through memory" where upstream
 //!   cannot; every other pointer loaded from memory stays generic;
-//! - `llvm.addrspacecast` from a specific space, `llvm.alloca` (local),
-//!   except a slot `llc`'s SROA deletes ([`crate::slots::promotable`]),
-//!   which stays generic as `lower-alloca` leaves it: a local view stood in
-//!   SROA's way (a byte of a copied struct stayed in local memory; `llc`
-//!   moves what survives its SROA to local memory itself);
+//! - `llvm.addrspacecast` from a specific space, `llvm.alloca` (local);
 //! - `ptxcc.param_to_generic` (param space), only with `opt-byval`: with
 //!   `opt-byval=false` param-space pointers are treated as generic and their
 //!   casts are not folded (seed 002);

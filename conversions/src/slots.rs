@@ -85,11 +85,8 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
                     work.extend(first_result(op).map(|r| (r, None)));
                 }
                 (LlvmOp::Load, 0) | (LlvmOp::Store, 1) if strict && crate::ir::is_volatile_access(op) => return false,
-                (LlvmOp::Load, 0) | (LlvmOp::Store, 1) => {
-                    if strict {
-                        widths.note_access(op, layout);
-                    }
-                }
+                (LlvmOp::Load, 0) => widths.note(first_result(op), layout),
+                (LlvmOp::Store, 1) => widths.note(Store::of(op).map(Store::value), layout),
                 (_, 1) if op_name(op) == names::COPY_PARAM => widths.bulk = true,
                 // The address looked at as a number: SROA still splits the
                 // slot (and keeps what must stay in memory).
@@ -130,31 +127,30 @@ fn uses_allow(pointer: Value, strict: bool) -> bool {
     !strict || widths.convertible()
 }
 
-/// What [`uses_allow`] saw of the values moved in and out of a slot.
+/// What [`uses_allow`] saw of the values loaded from and stored into a
+/// slot.
 #[derive(Default)]
-struct Widths {
-    /// A load or store of a value with bits that fill no whole byte.
+struct Widths<'c> {
+    /// A value with bits that fill no whole byte (`DataLayout::fills_its_bytes`).
     sub_byte: bool,
-    /// The types loaded and stored, as printed (distinct).
-    types: Vec<String>,
+    /// The first type loaded or stored, and whether another one was.
+    first: Option<melior::ir::Type<'c>>,
+    mixed: bool,
     /// A memory intrinsic or a `ptxcc.copy_param` reads or writes it.
     bulk: bool,
 }
 
-impl Widths {
-    fn note_access(&mut self, op: melior::ir::OperationRef, layout: &DataLayout) {
-        let value = match LlvmOp::of(op) {
-            LlvmOp::Load => first_result(op),
-            _ => Store::of(op).map(Store::value),
-        };
-        let Some(value) = value else {
+impl<'c> Widths<'c> {
+    /// Notes the value `value` moves (`None`: one it cannot name).
+    fn note(&mut self, value: Option<Value<'c, '_>>, layout: &DataLayout) {
+        let Some(ty) = value.map(|v| v.r#type()) else {
             self.sub_byte = true;
             return;
         };
-        self.sub_byte |= sub_byte_value(value, layout);
-        let ty = value.r#type().to_string();
-        if !self.types.contains(&ty) {
-            self.types.push(ty);
+        self.sub_byte |= abi_type(ty).map_or(true, |abi| !layout.fills_its_bytes(&abi));
+        match self.first {
+            None => self.first = Some(ty),
+            Some(first) => self.mixed |= first != ty,
         }
     }
 
@@ -164,22 +160,8 @@ impl Widths {
     /// no copy or fill may write its bytes (a byte a copy wrote and an `i1`
     /// load read stayed in memory: fuzz seed 5059).
     fn convertible(&self) -> bool {
-        !self.sub_byte || (!self.bulk && self.types.len() <= 1)
+        !self.sub_byte || (!self.bulk && !self.mixed)
     }
-}
-
-/// Whether `value` has bits that fill no whole byte: an `i1`, an `i7`, a
-/// `<3 x i1>`, or an aggregate holding one (`true` where its type is
-/// unknown to the ABI model).
-fn sub_byte_value(value: Value, layout: &DataLayout) -> bool {
-    fn sub_byte(ty: &AbiType, layout: &DataLayout) -> bool {
-        match ty {
-            AbiType::Array(element, _) => sub_byte(element, layout),
-            AbiType::Struct(body) => body.fields.iter().any(|field| sub_byte(field, layout)),
-            _ => !layout.size_in_bits(ty).is_multiple_of(8),
-        }
-    }
-    abi_type(value.r#type()).map_or(true, |ty| sub_byte(&ty, layout))
 }
 
 /// Bytes of the alloca `root` (0 when unknown, which no dynamic range

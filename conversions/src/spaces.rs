@@ -350,12 +350,7 @@ fn source_space(
             Some(space) => Space::Specific(space),
         }),
         _ if options.opt_byval && op_name(op) == names::PARAM_TO_GENERIC => Some(Space::Specific(address_space::PARAM)),
-        // A slot llc's SROA deletes stays generic, as lower-alloca leaves
-        // it: a local view of it stood in SROA's way (fuzz seed 5059: a
-        // byte of a copied struct kept in local memory).
-        LlvmOp::Alloca if slots_local && !op.result_at(0).is_ok_and(|r| crate::slots::promotable(r.into())) => {
-            Some(Space::Specific(address_space::LOCAL))
-        }
+        LlvmOp::Alloca if slots_local => Some(Space::Specific(address_space::LOCAL)),
         // A null (or undefined) pointer is one in every space: merged with
         // pointers of one space it leaves them in it, as upstream's
         // InferAddressSpaces has it (Warp's `adj ? adj.data : nullptr`

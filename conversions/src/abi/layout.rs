@@ -315,6 +315,18 @@ impl DataLayout {
         }
     }
 
+    /// Whether every bit of every byte a store of `ty` writes is a bit of
+    /// the value: not an `i1`, an `i12`, a `<4 x i1>`, nor an aggregate
+    /// holding one (those leave bits that a load of the type does not
+    /// read, and that SROA and a by-value copy drop).
+    pub fn fills_its_bytes(&self, ty: &AbiType) -> bool {
+        match ty {
+            AbiType::Array(element, _) => self.fills_its_bytes(element),
+            AbiType::Struct(body) => body.fields.iter().all(|field| self.fills_its_bytes(field)),
+            _ => self.size_in_bits(ty) == self.store_size(ty) * 8,
+        }
+    }
+
     /// `getTypeStoreSize`: bytes written by a store of the type.
     pub fn store_size(&self, ty: &AbiType) -> u64 {
         match ty {

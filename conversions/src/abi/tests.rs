@@ -107,6 +107,27 @@ fn data_layout(#[case] text: &str, #[case] store: u64, #[case] alloc: u64, #[cas
 }
 
 #[rstest]
+#[case("i1", false)]
+#[case("i8", true)]
+#[case("i12", false)]
+#[case("i24", true)]
+#[case("i128", true)]
+#[case("f16", true)]
+#[case("!llvm.ptr<6>", true)]
+#[case("vector<4xi1>", false)]
+#[case("vector<8xi1>", true)]
+#[case("vector<3xi8>", true)]
+#[case("!llvm.array<3 x i1>", false)]
+#[case("!llvm.array<0 x i1>", false)]
+#[case("!llvm.struct<(i32, i8)>", true)]
+#[case("!llvm.struct<(i32, struct<(f32, i1)>)>", false)]
+#[case("!llvm.struct<()>", true)]
+fn fills_its_bytes(#[case] text: &str, #[case] expected: bool) {
+    let context = llvm_context();
+    assert_eq!(DataLayout::default().fills_its_bytes(&parse(&context, text)), expected, "{text}");
+}
+
+#[rstest]
 // seed 002's worked example: %S = {f64, i8, [4 x i32]} reads at 0, 8 and 24
 #[case("!llvm.struct<(f64, i8, array<4 x i32>)>", &[0, 0], 0)]
 #[case("!llvm.struct<(f64, i8, array<4 x i32>)>", &[0, 1], 8)]

@@ -79,10 +79,10 @@ fn collect<'c>(
 pub fn memory_type(ty: Type) -> Option<Type> {
     let layout = DataLayout::nvptx64();
     let abi = abi_type(ty).ok()?;
-    let bytes = layout.store_size(&abi);
-    if layout.size_in_bits(&abi) == bytes * 8 {
+    if layout.fills_its_bytes(&abi) {
         return Some(ty);
     }
+    let bytes = layout.store_size(&abi);
     let bits = u32::try_from(bytes * 8).ok()?;
     Some(IntegerType::new(context_ref(ty.context()), bits).into())
 }

@@ -204,35 +204,13 @@ llvm.func ptx_kernelcc @pointer_in_struct(%s: !llvm.ptr {llvm.byval = !llvm.stru
 
 // -----
 
-// Allocas are local: accesses to a generic alloca go through a local view
-// (here an array indexed dynamically, which stays in memory).
+// Allocas are local: accesses to a generic alloca go through a local view.
 // CHECK-LABEL: llvm.func @alloca_local(
-// CHECK: %[[A:.*]] = llvm.alloca %{{.*}} x !llvm.array<4 x i32> : (i32) -> !llvm.ptr
-// CHECK-NEXT: %[[L:.*]] = llvm.addrspacecast %[[A]] : !llvm.ptr to !llvm.ptr<5>
-// CHECK: %[[P:.*]] = llvm.getelementptr %[[L]][0, %{{.*}}] : (!llvm.ptr<5>, i32) -> !llvm.ptr<5>, !llvm.array<4 x i32>
-// CHECK-NEXT: llvm.store %{{.*}}, %[[P]] : i32, !llvm.ptr<5>
-// CHECK-NEXT: llvm.load %[[L]] : !llvm.ptr<5> -> i32
-llvm.func @alloca_local(%v: i32, %i: i32) -> i32 {
-  %one = llvm.mlir.constant(1 : i32) : i32
-  %a = llvm.alloca %one x !llvm.array<4 x i32> : (i32) -> !llvm.ptr
-  %p = llvm.getelementptr %a[0, %i] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<4 x i32>
-  llvm.store %v, %p : i32, !llvm.ptr
-  %r = llvm.load %a : !llvm.ptr -> i32
-  llvm.return %r : i32
-}
-
-// -----
-
-// Except a slot llc's SROA deletes (loaded and stored only at constant
-// offsets): it stays generic, as lower-alloca leaves it. A local view stood
-// in SROA's way (a byte of a copied struct stayed in local memory); llc
-// moves what survives its SROA to local memory itself.
-// CHECK-LABEL: llvm.func @alloca_promotable(
 // CHECK: %[[A:.*]] = llvm.alloca %{{.*}} x i32 : (i32) -> !llvm.ptr
-// CHECK-NOT: llvm.addrspacecast
-// CHECK: llvm.store %{{.*}}, %[[A]] : i32, !llvm.ptr
-// CHECK-NEXT: llvm.load %[[A]] : !llvm.ptr -> i32
-llvm.func @alloca_promotable(%v: i32) -> i32 {
+// CHECK-NEXT: %[[L:.*]] = llvm.addrspacecast %[[A]] : !llvm.ptr to !llvm.ptr<5>
+// CHECK-NEXT: llvm.store %{{.*}}, %[[L]] : i32, !llvm.ptr<5>
+// CHECK-NEXT: llvm.load %[[L]] : !llvm.ptr<5> -> i32
+llvm.func @alloca_local(%v: i32) -> i32 {
   %one = llvm.mlir.constant(1 : i32) : i32
   %a = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
   llvm.store %v, %a : i32, !llvm.ptr
@@ -271,25 +249,23 @@ llvm.func @use(!llvm.ptr)
 // parameters merged by a phi stayed in local memory, 32 bytes where llc
 // alone has 20: fuzz seed 2095); llc's own address-space inference, after
 // its SROA, finds the space of what is left. A slot used directly still
-// gets its local view (here an array indexed dynamically, which stays in
-// memory).
+// gets its local view.
 // CHECK-LABEL: llvm.func @merged_local(
 // CHECK: %[[S:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, !llvm.ptr
 // CHECK: llvm.load %[[S]] : !llvm.ptr -> i32
 // CHECK: ^bb1(%[[PHI:.*]]: !llvm.ptr):
 // CHECK: llvm.load %[[PHI]] : !llvm.ptr -> i32
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<5>
-llvm.func @merged_local(%c: i1, %v: i32, %i: i32) -> i32 {
+llvm.func @merged_local(%c: i1, %v: i32) -> i32 {
   %one = llvm.mlir.constant(1 : i32) : i32
-  %a = llvm.alloca %one x !llvm.array<4 x i32> : (i32) -> !llvm.ptr
+  %a = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
   %b = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
   %s = llvm.select %c, %a, %b : i1, !llvm.ptr
   %x = llvm.load %s : !llvm.ptr -> i32
   llvm.cond_br %c, ^bb1(%a : !llvm.ptr), ^bb1(%b : !llvm.ptr)
 ^bb1(%phi: !llvm.ptr):
   %y = llvm.load %phi : !llvm.ptr -> i32
-  %p = llvm.getelementptr %a[0, %i] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<4 x i32>
-  llvm.store %v, %p : i32, !llvm.ptr
+  llvm.store %v, %a : i32, !llvm.ptr
   %z = llvm.add %x, %y : i32
   llvm.return %z : i32
 }

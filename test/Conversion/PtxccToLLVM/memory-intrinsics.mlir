@@ -57,12 +57,13 @@
 // SASS-LLC-NEXT: Used 7 registers
 
 // A zeroed struct read at two fields: one i32 store per field, which SROA
-// folds into the loads. (The slot, which SROA deletes, has no local view.)
+// folds into the loads.
 // CHECK-LABEL: llvm.func ptx_kernelcc @zeroed_struct(
 // CHECK: %[[SLOT:.*]] = llvm.alloca
-// CHECK-NOT: llvm.addrspacecast
+// CHECK: %[[LOCAL:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr to !llvm.ptr<5>
+// CHECK: %[[VIEW:.*]] = llvm.addrspacecast %[[LOCAL]] : !llvm.ptr<5> to !llvm.ptr
 // CHECK: %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK: %[[AT0:.*]] = llvm.getelementptr %[[SLOT]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[AT0:.*]] = llvm.getelementptr %[[VIEW]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT: llvm.store %[[Z]], %[[AT0]] {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK-COUNT-17: llvm.store %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK-NOT: llvm.intr.memset
@@ -92,12 +93,11 @@ llvm.func ptx_kernelcc @zeroed_struct(%out: !llvm.ptr<1>, %x: f32) {
 // / st.local.b8, and the slot stays).
 // CHECK-LABEL: llvm.func ptx_kernelcc @copied_struct(
 // CHECK-SAME: %{{[^:]*}}: !llvm.ptr<1>, %[[IN:[^:]*]]: !llvm.ptr<1>)
-// CHECK: %[[SLOT:.*]] = llvm.alloca
-// CHECK-NOT: llvm.addrspacecast
+// CHECK: %[[VIEW:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<5> to !llvm.ptr
 // CHECK: %[[FROM:.*]] = llvm.getelementptr %[[IN]][0] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8
 // CHECK-NEXT: %[[V0:.*]] = llvm.load %[[FROM]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
 // CHECK-COUNT-9: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> i64
-// CHECK: %[[TO:.*]] = llvm.getelementptr %[[SLOT]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[TO:.*]] = llvm.getelementptr %[[VIEW]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT: llvm.store %[[V0]], %[[TO]] {alignment = 8 : i64} : i64, !llvm.ptr
 // CHECK-COUNT-9: llvm.store %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr
 // CHECK-NOT: llvm.intr.memcpy

@@ -50,14 +50,11 @@ static __attribute__((noinline)) DEVICE float minus(P p) { return p.x - 2.0f * p
 GLOBAL void flattened(float *out, P p) { out[__nvvm_read_ptx_sreg_tid_x()] = minus(p); }
 
 // A local array next to a global pointer (the "cast into the wrong space"
-// mutation). 32 elements: read at an index no unrolling makes constant and
-// too many for selects, so it stays in local memory with its local view
-// (with 8, promote-local-arrays made the read selects, and the slot that
-// llc's SROA deletes has no view).
+// mutation).
 GLOBAL void spaces(int *out, int i) {
-  int local[32];
+  int local[8];
   int t = __nvvm_read_ptx_sreg_tid_x();
-  for (int k = 0; k < 32; ++k)
+  for (int k = 0; k < 8; ++k)
     local[k] = out[k] + t;
-  out[t] = local[(i + t) & 31];
+  out[t] = local[(i + t) & 7];
 }

@@ -131,7 +131,7 @@ fn covers_every_byte(layout: &DataLayout, leaves: &[crate::abi::classify::Leaf],
     let mut next = 0;
     for leaf in leaves {
         let bytes = layout.store_size(&leaf.ty);
-        if leaf.offset != next || layout.size_in_bits(&leaf.ty) != bytes * 8 {
+        if leaf.offset != next || !layout.fills_its_bytes(&leaf.ty) {
             return false;
         }
         next += bytes;
@@ -274,13 +274,16 @@ fn plan_parameter_of<'c>(
                 .is_some_and(|leaves| covers_every_byte(layout, &leaves, layout.alloc_size(&abi)))
             && parameter_value(func, index).is_some_and(|old| crate::slots::written_at_constant_offsets(old, false))
         {
-            // The slot is read as the parameter was: as aligned as its
-            // accesses claim (an i128 load that says 16 of a parameter
-            // declared 8-aligned), up to the `.param`'s own alignment.
-            let claimed = parameter_value(func, index)
-                .and_then(|old| crate::pointer_uses::claimed_alignment(old, layout, |_, _| None))
-                .unwrap_or_else(|| layout.abi_align(&abi));
-            let align = align.max(claimed.min(param_align(align.max(layout.abi_align(&abi)))));
+            // The slot is aligned as a copy of the parameter would be: as
+            // declared, raised to what its accesses claim (an i128 load
+            // that says 16 of a parameter declared 8-aligned), up to the
+            // `.param`'s own alignment.
+            let type_align = layout.abi_align(&abi);
+            let align =
+                crate::pointer_uses::copy_alignment(type_align, declared, param_align(align.max(type_align)), || {
+                    parameter_value(func, index)
+                        .and_then(|old| crate::pointer_uses::claimed_alignment(old, layout, |_, _| None))
+                });
             return ParamPlan::ByValue { ty: aggregate, align, leaves: Vec::new(), in_entry: true, stored: true };
         }
         let in_entry = reads.as_ref().is_none_or(|(_, reads)| !reads.outside_entry());
